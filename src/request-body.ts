@@ -1,0 +1,64 @@
+import { apiError } from "./errors.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
+
+/**
+ * Reads a request body as text, counting bytes as they arrive: a body over `limit` bytes is
+ * refused with 413 whatever its `Content-Length` says, and is not read further.
+ */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Refuses a `Content-Type` that is present and not JSON; a missing one is read as JSON. */
+export function requireJsonContentType(contentType: string | undefined): void {
+  if (contentType === undefined) return;
+  const mediaType = contentType.split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw apiError(415, "Content-Type must be application/json");
+  }
+}
+
+/** Parses a JSON body, telling an empty body, bytes that are not UTF-8 and malformed JSON apart. */
+export function parseJson(body: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = decoder.decode(body);
+  } catch {
+    throw apiError(400, "Request body must be UTF-8 encoded JSON");
+  }
+  if (text.trim() === "") throw apiError(400, "Request body is empty: send a JSON object with title and completed");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw apiError(400, "Request body must be valid JSON");
+  }
+}
+
+function tooLarge(limit: number) {
+  return apiError(413, `Request body must be at most ${limit} bytes`);
+}
