@@ -1,0 +1,20 @@
+import { createApp } from "../app.ts";
+import { parseAppConfig, parseListenConfig } from "../config.ts";
+import { MemoryStore } from "../store/memory.ts";
+
+const env = Deno.env.toObject();
+const { port, host } = parseListenConfig(env);
+const app = createApp({ store: new MemoryStore(), config: parseAppConfig(env) });
+
+const server = Deno.serve(
+  {
+    port,
+    hostname: host,
+    onListen: ({ port }) =>
+      console.log(`Task list service (Deno ${Deno.version.deno}) listening on http://${host}:${port}`),
+  },
+  app.fetch,
+);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => server.shutdown().then(() => Deno.exit(0)));
+}

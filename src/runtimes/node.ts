@@ -1,0 +1,14 @@
+import { serve } from "@hono/node-server";
+import { createApp } from "../app.ts";
+import { parseAppConfig, parseListenConfig } from "../config.ts";
+import { MemoryStore } from "../store/memory.ts";
+
+const { port, host } = parseListenConfig(process.env);
+const app = createApp({ store: new MemoryStore(), config: parseAppConfig(process.env) });
+
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  console.log(`Task list service (Node ${process.version}) listening on http://${host}:${info.port}`);
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => server.close(() => process.exit(0)));
+}
