@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Request logs and server output are shown for failing tests only.
+    silent: "passed-only",
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {

@@ -1,28 +1,48 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import { requestId } from "hono/request-id";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppConfig } from "./config.ts";
 import { toNewTask } from "./new-task.ts";
+import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
-import { type TaskStore, taskJson } from "./store/store.ts";
+import { type LogSink, requestLog } from "./request-log.ts";
+import { isKnown, type TaskStore, taskJson } from "./store/store.ts";
 
 /** The two paths that serve the same list. */
 export const TASK_PATHS = ["/tasks", "/index.php"];
+const DOCUMENT_PATH = "/openapi.json";
+const JSON_TYPE = "application/json";
+const encoder = new TextEncoder();
+/** UTF-8 bytes of a text, typed as the fixed-size buffer a Response body takes. */
+const encode = (text: string) => encoder.encode(text) as Uint8Array<ArrayBuffer>;
 
-/** What the app is built from: where the list lives and the validated configuration. */
+/** What the app is built from: where the list lives, the validated configuration, and where logs go. */
 export interface AppOptions {
   readonly store: TaskStore;
   readonly config: AppConfig;
+  readonly logSink?: LogSink;
 }
 
 /** Builds the task list app. It uses only Web-standard APIs, so every runtime serves it as it is. */
-export function createApp({ store, config }: AppOptions): Hono {
+export function createApp({ store, config, logSink = console }: AppOptions): Hono {
   const app = new Hono().basePath(config.basePath);
 
+  app.use(requestId());
+  if (config.logLevel !== "off") app.use(requestLog(config.logLevel, logSink));
   app.use(async (c, next) => {
     await next();
     c.res.headers.set("X-Content-Type-Options", "nosniff");
+  });
+  // Hono hands only Error instances to onError; any other thrown value would escape as the runtime's own 500.
+  app.use(async (_c, next) => {
+    try {
+      await next();
+    } catch (error) {
+      throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
+    }
   });
   app.use(
     methodNotAllowed({
@@ -35,21 +55,15 @@ export function createApp({ store, config }: AppOptions): Hono {
     const withCors = cors({
       origin: origins === "*" ? "*" : [...origins],
       allowMethods: ["GET", "HEAD", "POST"],
-      exposeHeaders: ["ETag"],
+      exposeHeaders: ["ETag", "X-Request-Id"],
       maxAge: 86_400,
     });
-    for (const path of TASK_PATHS) app.use(path, withCors);
+    for (const path of [...TASK_PATHS, DOCUMENT_PATH]) app.use(path, withCors);
   }
 
   app.on("GET", TASK_PATHS, async (c) => {
     const { version, body } = await store.read(parseIfNoneMatch(c.req.header("If-None-Match")));
-    const headers = { ETag: `"${version}"`, "Cache-Control": "no-cache" };
-    if (body === undefined) return c.body(null, 304, headers);
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
-      ...headers,
-      "Content-Type": "application/json",
-      "Content-Length": String(body.byteLength),
-    });
+    return conditional(c, `"${version}"`, body, { "Cache-Control": "no-cache" });
   });
 
   app.on("POST", TASK_PATHS, async (c) => {
@@ -59,27 +73,46 @@ export function createApp({ store, config }: AppOptions): Hono {
     if (task === undefined) {
       throw new HTTPException(507, { message: `Task list is full: it holds the maximum of ${config.maxTasks} tasks` });
     }
-    return c.body(taskJson(task), 200, { "Content-Type": "application/json" });
+    return json(c, 200, taskJson(task));
   });
 
-  app.notFound((c) => c.json({ message: "Not found" }, 404));
+  const document = encode(JSON.stringify(openApiDocument(config)));
+  const documentTag = `"${fnv1a(document)}"`;
+  app.get(DOCUMENT_PATH, (c) => {
+    const known = parseIfNoneMatch(c.req.header("If-None-Match"));
+    return conditional(c, documentTag, isKnown(documentTag.slice(1, -1), known) ? undefined : document);
+  });
+
+  app.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
   app.onError((error, c) => {
     if (error instanceof HTTPException && error.status !== 500) {
-      return c.json({ message: error.message }, error.status);
+      return json(c, error.status, JSON.stringify({ message: error.message }));
     }
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "Unhandled error",
-        method: c.req.method,
-        path: c.req.path,
-        error: describe(error),
-      }),
-    );
-    return c.json({ message: "Internal server error" }, 500);
+    return json(c, 500, JSON.stringify({ message: "Internal server error" }));
   });
 
   return app;
+}
+
+/** Answers 200 with `body` and its tag, or 304 with only the tag when the client has it (`body` undefined). */
+function conditional(
+  c: Context,
+  etag: string,
+  body: Uint8Array<ArrayBuffer> | undefined,
+  headers: Record<string, string> = {},
+) {
+  if (body === undefined) return c.body(null, 304, { ...headers, ETag: etag });
+  return c.body(body, 200, {
+    ...headers,
+    ETag: etag,
+    "Content-Type": JSON_TYPE,
+    "Content-Length": String(body.byteLength),
+  });
+}
+
+function json(c: Context, status: ContentfulStatusCode, text: string): Response {
+  const bytes = encode(text);
+  return c.body(bytes, status, { "Content-Type": JSON_TYPE, "Content-Length": String(bytes.byteLength) });
 }
 
 /** The entity tags of an `If-None-Match` header, without quotes or weak markers; `*` stays `*`. */
@@ -93,6 +126,9 @@ function parseIfNoneMatch(header: string | undefined): string[] {
   );
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ""}` : String(error);
+/** A 32-bit FNV-1a hash in hex: enough to tell one build of the document from another. */
+function fnv1a(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }

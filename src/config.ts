@@ -1,3 +1,5 @@
+import { LOG_LEVELS, type LogLevel } from "./request-log.ts";
+
 /** Settings of the HTTP app, read once from the environment at start. */
 export interface AppConfig {
   /** Prefix of every path, without a trailing slash; "" for none. */
@@ -6,6 +8,7 @@ export interface AppConfig {
   readonly maxTasks: number;
   /** Origins allowed by CORS: "*" for any, a list, or undefined when CORS is off. */
   readonly corsOrigins: "*" | readonly string[] | undefined;
+  readonly logLevel: LogLevel;
 }
 
 /** Where a self-hosted server listens. */
@@ -31,24 +34,32 @@ export function parseAppConfig(env: EnvRecord): AppConfig {
     maxBodyBytes: parseCount(env, "MAX_BODY_BYTES", MIB, 1),
     maxTasks: parseCount(env, "MAX_TASKS", 100_000, 1),
     corsOrigins: parseCorsOrigins(env),
+    logLevel: parseChoice(env, "LOG_LEVEL", LOG_LEVELS),
   };
 }
 
 /** Reads and validates `PORT` and `HOST` for the Node, Bun and Deno servers. */
 export function parseListenConfig(env: EnvRecord): ListenConfig {
   const host = read(env, "HOST") ?? "127.0.0.1";
-  if (!/^[A-Za-z0-9.:[\]-]+$/.test(host)) {
-    throw new ConfigError(`HOST must be a host name or IP address, got ${JSON.stringify(host)}`);
+  // Servers take an IPv6 address bare: Node cannot resolve "[::1]".
+  if (!/^[A-Za-z0-9.:-]+$/.test(host)) {
+    throw new ConfigError(
+      `HOST must be a host name or IP address, with IPv6 written without brackets, got ${JSON.stringify(host)}`,
+    );
   }
   return { port: parseCount(env, "PORT", 8787, 0, 65_535), host };
 }
 
-/** Returns a variable's value, treating an empty string as unset. */
+/**
+ * Returns a variable's value as text, treating an empty string as unset. Numbers are taken as
+ * written, since Workers hand over `MAX_TASKS = 10` in `[vars]` as a number.
+ */
 export function read(env: EnvRecord, name: string): string | undefined {
   const value = env[name];
   if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
   if (typeof value !== "string") {
-    throw new ConfigError(`${name} must be a string, got ${typeof value}`);
+    throw new ConfigError(`${name} must be a string or a number, got ${typeof value}`);
   }
   return value;
 }
@@ -83,9 +94,11 @@ function parseCount(
 function parseBasePath(env: EnvRecord): string {
   const value = read(env, "BASE_PATH");
   if (value === undefined || value === "/") return "";
-  if (!/^(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+$/.test(value)) {
+  // Only characters that are literal both in a URL and in a Hono route: ":" and "*" would make
+  // patterns, "%" escapes would never match the decoded path, and dot segments are resolved away.
+  if (!/^(\/(?!\.+(?:\/|$))[A-Za-z0-9._~-]+)+$/.test(value)) {
     throw new ConfigError(
-      `BASE_PATH must be a path that starts with "/" and does not end with "/", such as /api, got ${JSON.stringify(value)}`,
+      `BASE_PATH must be a path such as /api: "/" then letters, digits, ".", "_", "~" or "-" in each segment, and no "/" at the end, got ${JSON.stringify(value)}`,
     );
   }
   return value;

@@ -13,7 +13,7 @@ export class EncodedList {
   /** Holds "[" and the tasks joined by ","; the closing "]" is added to each snapshot. */
   #buffer = new Uint8Array(1024);
   #length = 1;
-  #snapshot: Uint8Array | undefined;
+  #snapshot: Uint8Array<ArrayBuffer> | undefined;
   #count = 0;
   #lastId = 0;
 
@@ -44,7 +44,7 @@ export class EncodedList {
   }
 
   /** The whole list as JSON bytes. The same array is returned until the list changes, and is never written to. */
-  bytes(): Uint8Array {
+  bytes(): Uint8Array<ArrayBuffer> {
     if (this.#snapshot === undefined) {
       const snapshot = new Uint8Array(this.#length + 1);
       snapshot.set(this.#buffer.subarray(0, this.#length));

@@ -14,7 +14,7 @@ export interface ListRead {
   /** Changes whenever the list changes; safe to put between the quotes of an ETag. */
   readonly version: string;
   /** The list as JSON; absent when `version` was among the versions the reader said it knows. */
-  readonly body?: Uint8Array;
+  readonly body?: Uint8Array<ArrayBuffer>;
 }
 
 /** Where the list lives. Implementations are asynchronous so that a remote store fits the same shape. */

@@ -1,0 +1,192 @@
+import type { AppConfig } from "./config.ts";
+import { MISSING_FIELD_MESSAGE } from "./errors.ts";
+import { INITIAL_TASKS } from "./store/store.ts";
+
+/** Methods that every path answers with 405 besides the ones it documents. */
+const OTHER_METHODS = ["put", "delete", "patch", "trace"] as const;
+
+const json = (schema: object, example?: unknown) => ({
+  "application/json": example === undefined ? { schema } : { schema, example },
+});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The OpenAPI 3.1 document of the service exactly as CONTRACT.md defines it, for this
+ * configuration (its base path, body limit, list limit and CORS setting).
+ */
+export function openApiDocument(config: AppConfig): object {
+  const methodNotAllowed = (allow: string) => ({
+    description: `Method not allowed. Allow: ${allow}`,
+    responses: { "405": response(allow === "GET, HEAD" ? "MethodNotAllowedDocument" : "MethodNotAllowed") },
+  });
+  const options =
+    config.corsOrigins === undefined
+      ? methodNotAllowed("GET, HEAD, POST")
+      : {
+          description: "CORS preflight",
+          responses: { "204": { description: "Preflight answered; Access-Control-* headers tell what is allowed" } },
+        };
+  const taskPath = {
+    get: {
+      operationId: "listTasks",
+      summary: "Read the whole list, in insertion order",
+      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
+      responses: {
+        "200": {
+          description: "The list",
+          headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
+          content: json({ type: "array", items: ref("Task") }, INITIAL_TASKS),
+        },
+        "304": response("NotModified"),
+        "500": response("InternalError"),
+      },
+    },
+    head: {
+      operationId: "headTasks",
+      summary: "What GET answers, without the body",
+      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
+      responses: {
+        "200": {
+          description: "The list's headers",
+          headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
+        },
+        "304": response("NotModified"),
+        "500": response("InternalError"),
+      },
+    },
+    post: {
+      operationId: "createTask",
+      summary: "Append a task; its id is the last task's id plus 1",
+      requestBody: {
+        required: true,
+        description: `At most ${config.maxBodyBytes} bytes. A missing Content-Type is read as JSON. Fields other than title and completed (id included) are ignored.`,
+        content: json(ref("NewTask"), { title: "Write the README", completed: false }),
+      },
+      responses: {
+        "200": {
+          description: "The created task",
+          content: json(ref("Task"), { id: 3, title: "Write the README", completed: false }),
+        },
+        "400": errorResponse(
+          "The body is not valid JSON, not an object, or a field is missing or of the wrong type",
+          MISSING_FIELD_MESSAGE,
+        ),
+        "413": errorResponse(
+          "The body is larger than the limit",
+          `Request body must be at most ${config.maxBodyBytes} bytes`,
+        ),
+        "415": errorResponse("Content-Type is present and not JSON", "Content-Type must be application/json"),
+        "507": errorResponse("The list is full", `Task list is full: it holds the maximum of ${config.maxTasks} tasks`),
+        "500": response("InternalError"),
+      },
+    },
+    options,
+    ...Object.fromEntries(OTHER_METHODS.map((method) => [method, methodNotAllowed("GET, HEAD, POST")])),
+  };
+  const documentPath = {
+    get: {
+      operationId: "getOpenApiDocument",
+      summary: "This document",
+      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
+      responses: {
+        "200": {
+          description: "The OpenAPI document",
+          headers: { ETag: header("ETag") },
+          content: json({ type: "object" }),
+        },
+        "304": response("NotModified"),
+      },
+    },
+    head: {
+      operationId: "headOpenApiDocument",
+      summary: "What GET answers, without the body",
+      responses: {
+        "200": { description: "The document's headers", headers: { ETag: header("ETag") } },
+        "304": response("NotModified"),
+      },
+    },
+    ...Object.fromEntries(
+      [...OTHER_METHODS, "post", "options"].map((method) => [method, methodNotAllowed("GET, HEAD")]),
+    ),
+  };
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Task list service",
+      version: "1.0.0",
+      description:
+        "An ordered, append-only list of tasks. /tasks and /index.php serve the same list. Any other path answers 404 with an Error body.",
+    },
+    servers: [{ url: config.basePath === "" ? "/" : config.basePath }],
+    paths: { "/tasks": taskPath, "/index.php": taskPath, "/openapi.json": documentPath },
+    components: {
+      schemas: {
+        Task: {
+          type: "object",
+          properties: {
+            id: { type: "integer", minimum: 1 },
+            title: { type: "string" },
+            completed: { type: "boolean" },
+          },
+          required: ["id", "title", "completed"],
+          additionalProperties: false,
+          example: INITIAL_TASKS[0],
+        },
+        NewTask: {
+          type: "object",
+          properties: { title: { type: "string" }, completed: { type: "boolean" } },
+          required: ["title", "completed"],
+        },
+        Error: {
+          type: "object",
+          properties: { message: { type: "string" } },
+          required: ["message"],
+          additionalProperties: false,
+          example: { message: MISSING_FIELD_MESSAGE },
+        },
+      },
+      parameters: {
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description: "ETags the client holds; when one is current the answer is 304",
+          schema: { type: "string" },
+        },
+      },
+      headers: {
+        ETag: { description: "Changes whenever the list changes", schema: { type: "string" } },
+        CacheControl: { description: "Always no-cache: revalidate with If-None-Match", schema: { const: "no-cache" } },
+      },
+      responses: {
+        NotModified: {
+          description: "The client's copy is current; no body",
+          headers: { ETag: header("ETag") },
+        },
+        MethodNotAllowed: {
+          description: "Method not allowed; no body",
+          headers: { Allow: allowHeader("GET, HEAD, POST") },
+        },
+        MethodNotAllowedDocument: {
+          description: "Method not allowed; no body",
+          headers: { Allow: allowHeader("GET, HEAD") },
+        },
+        NotFound: { description: "No such path", content: json(ref("Error"), { message: "Not found" }) },
+        InternalError: {
+          description: "Something unexpected failed; the detail is in the log",
+          content: json(ref("Error"), { message: "Internal server error" }),
+        },
+      },
+    },
+  };
+}
+
+function errorResponse(description: string, example: string) {
+  return { description, content: json(ref("Error"), { message: example }) };
+}
+
+function allowHeader(methods: string) {
+  return { description: "The methods the path answers", schema: { const: methods } };
+}

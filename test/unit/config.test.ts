@@ -1,0 +1,169 @@
+import { describe, expect, test } from "vitest";
+import { ConfigError, type EnvRecord, parseAppConfig, parseListenConfig } from "../../src/config.ts";
+
+/** Checks that reading `env` stops with a ConfigError whose message starts with the variable's name. */
+function expectRefusal(parse: (env: EnvRecord) => unknown, env: EnvRecord, name: string): void {
+  let thrown: unknown;
+  try {
+    parse(env);
+  } catch (error) {
+    thrown = error;
+  }
+  expect(thrown).toBeInstanceOf(ConfigError);
+  const message = (thrown as ConfigError).message;
+  expect(message.startsWith(`${name} must be `)).toBe(true);
+  expect(message).not.toMatch(/\.$/);
+}
+
+describe("parseAppConfig", () => {
+  test("an empty environment gives the defaults", () => {
+    expect(parseAppConfig({})).toEqual({
+      basePath: "",
+      maxBodyBytes: 1024 * 1024,
+      maxTasks: 100_000,
+      corsOrigins: undefined,
+      logLevel: "info",
+    });
+  });
+
+  test("an empty string counts as unset for every variable", () => {
+    const empty = { BASE_PATH: "", MAX_BODY_BYTES: "", MAX_TASKS: "", CORS_ORIGINS: "", LOG_LEVEL: "" };
+    expect(parseAppConfig(empty)).toEqual(parseAppConfig({}));
+  });
+
+  test("variables it does not know are ignored", () => {
+    expect(parseAppConfig({ PORT: "nonsense", OTHER: 5 })).toEqual(parseAppConfig({}));
+  });
+
+  test.each([
+    { value: "/", basePath: "" },
+    { value: "/api", basePath: "/api" },
+    { value: "/api/v1", basePath: "/api/v1" },
+    { value: "/tasks-service_2.0~x", basePath: "/tasks-service_2.0~x" },
+    { value: "/v1.2/.well-known", basePath: "/v1.2/.well-known" },
+  ])("BASE_PATH $value is read as $basePath", ({ value, basePath }) => {
+    expect(parseAppConfig({ BASE_PATH: value }).basePath).toBe(basePath);
+  });
+
+  test.each([
+    "api",
+    "/api/",
+    "//api",
+    "/api//v1",
+    "/a b",
+    "/api?x=1",
+    "/api#top",
+    "/my%20api",
+    "/:tenant",
+    "/api/*",
+    "/api{v[0-9]}",
+    "/..",
+    "/api/./v1",
+    " /api",
+    "\\api",
+    "https://x.example/api",
+  ])("BASE_PATH %j is refused naming BASE_PATH", (value) => {
+    expectRefusal(parseAppConfig, { BASE_PATH: value }, "BASE_PATH");
+  });
+
+  describe.each([
+    { name: "MAX_BODY_BYTES", key: "maxBodyBytes" },
+    { name: "MAX_TASKS", key: "maxTasks" },
+  ] as const)("$name", ({ name, key }) => {
+    test.each(["1", "64", "1048576", "007", "9007199254740991"])("%s is read as a whole number", (value) => {
+      expect(parseAppConfig({ [name]: value })[key]).toBe(Number(value));
+    });
+
+    test.each(["0", "-1", "1.5", "1e6", "0x10", "ten", " 10", "10 ", "+10", "9007199254740992", "Infinity", "NaN"])(
+      "%j is refused naming the variable",
+      (value) => {
+        expectRefusal(parseAppConfig, { [name]: value }, name);
+      },
+    );
+  });
+
+  test.each([
+    { value: "*", origins: "*" },
+    { value: " * ", origins: "*" },
+    { value: "https://app.example.com", origins: ["https://app.example.com"] },
+    {
+      value: "https://app.example.com, http://localhost:5173 ,http://127.0.0.1:8080",
+      origins: ["https://app.example.com", "http://localhost:5173", "http://127.0.0.1:8080"],
+    },
+  ])("CORS_ORIGINS $value is read as $origins", ({ value, origins }) => {
+    expect(parseAppConfig({ CORS_ORIGINS: value }).corsOrigins).toEqual(origins);
+  });
+
+  test.each([
+    "app.example.com",
+    "https://app.example.com/",
+    "https://app.example.com/path",
+    "ftp://files.example.com",
+    "https://APP.example.com",
+    "https://app.example.com,",
+    "https://a.example.com,,https://b.example.com",
+    "*,https://app.example.com",
+    "null",
+  ])("CORS_ORIGINS %j is refused naming CORS_ORIGINS", (value) => {
+    expectRefusal(parseAppConfig, { CORS_ORIGINS: value }, "CORS_ORIGINS");
+  });
+
+  test("numbers, as wrangler.toml [vars] hands them over, are read as written", () => {
+    expect(parseAppConfig({ MAX_TASKS: 10, MAX_BODY_BYTES: 2048 })).toMatchObject({ maxTasks: 10, maxBodyBytes: 2048 });
+    expectRefusal(parseAppConfig, { MAX_TASKS: 1.5 }, "MAX_TASKS");
+  });
+
+  test("LOG_LEVEL is info by default and takes each level it names", () => {
+    expect(parseAppConfig({}).logLevel).toBe("info");
+    for (const level of ["debug", "info", "warn", "error", "off"]) {
+      expect(parseAppConfig({ LOG_LEVEL: level }).logLevel).toBe(level);
+    }
+  });
+
+  test.each(["verbose", "INFO", "none"])("LOG_LEVEL %j is refused naming LOG_LEVEL", (value) => {
+    expectRefusal(parseAppConfig, { LOG_LEVEL: value }, "LOG_LEVEL");
+  });
+
+  test.each(["BASE_PATH", "MAX_BODY_BYTES", "MAX_TASKS", "CORS_ORIGINS", "LOG_LEVEL"])(
+    "%s set to something that is neither a string nor a number is refused naming the variable",
+    (name) => {
+      expectRefusal(parseAppConfig, { [name]: { nested: true } }, name);
+    },
+  );
+});
+
+describe("parseListenConfig", () => {
+  test("an empty environment gives port 8787 on 127.0.0.1", () => {
+    expect(parseListenConfig({})).toEqual({ port: 8787, host: "127.0.0.1" });
+  });
+
+  test("empty strings count as unset", () => {
+    expect(parseListenConfig({ PORT: "", HOST: "" })).toEqual(parseListenConfig({}));
+  });
+
+  test.each(["0", "1", "3000", "65535"])("PORT %s is read as a port", (value) => {
+    expect(parseListenConfig({ PORT: value }).port).toBe(Number(value));
+  });
+
+  test.each(["65536", "-1", "80.5", "http", " 80", "8080 ", "99999999"])("PORT %j is refused naming PORT", (value) => {
+    expectRefusal(parseListenConfig, { PORT: value }, "PORT");
+  });
+
+  test.each(["0.0.0.0", "127.0.0.1", "localhost", "tasks.internal.example", "::", "::1", "fe80::1"])(
+    "HOST %s is read as given",
+    (value) => {
+      expect(parseListenConfig({ HOST: value }).host).toBe(value);
+    },
+  );
+
+  test.each(["http://localhost", "[::1]", "local host", "localhost/", "host;rm", "127.0.0.1 "])(
+    "HOST %j is refused naming HOST",
+    (value) => {
+      expectRefusal(parseListenConfig, { HOST: value }, "HOST");
+    },
+  );
+
+  test("ignores the app's variables", () => {
+    expect(parseListenConfig({ BASE_PATH: "bad", MAX_TASKS: "bad" })).toEqual(parseListenConfig({}));
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, test } from "vitest";
+import { appFrom } from "./helpers.ts";
+
+const CASES = [
+  { name: "a list read", path: "/tasks", init: {} },
+  { name: "a 404", path: "/nowhere", init: {} },
+  { name: "a 405", path: "/tasks", init: { method: "DELETE" } },
+  {
+    name: "a 400",
+    path: "/tasks",
+    init: { method: "POST", body: "{", headers: { "Content-Type": "application/json" } },
+  },
+];
+
+describe.each(CASES)("X-Request-Id on $name", ({ path, init }) => {
+  test("is generated when the request has none, and differs between requests", async () => {
+    const app = appFrom();
+    const first = (await app.request(path, init)).headers.get("X-Request-Id");
+    const second = (await app.request(path, init)).headers.get("X-Request-Id");
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first).not.toBe(second);
+  });
+
+  test("keeps a valid incoming id", async () => {
+    const res = await appFrom().request(path, {
+      ...init,
+      headers: { ...init.headers, "X-Request-Id": "trace-42_abc=" },
+    });
+    expect(res.headers.get("X-Request-Id")).toBe("trace-42_abc=");
+  });
+
+  test.each(["has spaces", "<script>", "x".repeat(256)])("replaces the invalid incoming id %j", async (id) => {
+    const res = await appFrom().request(path, { ...init, headers: { ...init.headers, "X-Request-Id": id } });
+    expect(res.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, test } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
+import type { TaskStore } from "../../src/store/store.ts";
+
+/** An app whose log lines are collected, each parsed as the JSON object it must be. */
+function loggedApp(env: EnvRecord, store: TaskStore = new MemoryStore()) {
+  const lines: { stream: "out" | "err"; entry: Record<string, unknown> }[] = [];
+  const sink = {
+    log: (line: string) => lines.push({ stream: "out", entry: JSON.parse(line) }),
+    error: (line: string) => lines.push({ stream: "err", entry: JSON.parse(line) }),
+  };
+  return { app: createApp({ store, config: parseAppConfig(env), logSink: sink }), lines };
+}
+
+const failingStore: TaskStore = {
+  read: async () => {
+    throw new RangeError("database disk image is malformed");
+  },
+  append: async () => {
+    throw new RangeError("database disk image is malformed");
+  },
+};
+
+describe("request log", () => {
+  test("writes one JSON line per request with time, request id, method, path, status, duration and bytes", async () => {
+    const { app, lines } = loggedApp({});
+    const res = await app.request("/tasks?x=1", { headers: { "X-Request-Id": "req-1" } });
+    const body = await res.arrayBuffer();
+    expect(lines).toHaveLength(1);
+    const [{ stream, entry }] = lines as [(typeof lines)[number]];
+    expect(stream).toBe("out");
+    expect(entry).toMatchObject({
+      level: "info",
+      requestId: "req-1",
+      method: "GET",
+      path: "/tasks",
+      status: 200,
+      bytesOut: body.byteLength,
+    });
+    expect(Date.parse(String(entry.time))).not.toBeNaN();
+    expect(entry.durationMs).toBeGreaterThanOrEqual(0);
+    expect(entry).not.toHaveProperty("error");
+  });
+
+  test("logs HEAD, 304 and 405 with no bytes out", async () => {
+    const { app, lines } = loggedApp({});
+    const etag = (await app.request("/tasks")).headers.get("ETag") ?? "";
+    await app.request("/tasks", { method: "HEAD" });
+    await app.request("/tasks", { headers: { "If-None-Match": etag } });
+    await app.request("/tasks", { method: "PUT" });
+    expect(lines.slice(1).map(({ entry }) => [entry.method, entry.status, entry.bytesOut])).toEqual([
+      ["HEAD", 200, 0],
+      ["GET", 304, 0],
+      ["PUT", 405, 0],
+    ]);
+  });
+
+  test("logs a client error at warn and a server error at error with its cause, on stderr", async () => {
+    const { app, lines } = loggedApp({}, failingStore);
+    await app.request("/tasks", { method: "POST", body: "{", headers: { "Content-Type": "application/json" } });
+    await app.request("/tasks");
+    expect(lines.map(({ stream, entry }) => [stream, entry.level, entry.status])).toEqual([
+      ["out", "warn", 400],
+      ["err", "error", 500],
+    ]);
+    expect(lines[1]?.entry.error).toMatchObject({ name: "RangeError", message: "database disk image is malformed" });
+  });
+
+  test.each([
+    { level: "debug", statuses: [200, 400, 500] },
+    { level: "info", statuses: [200, 400, 500] },
+    { level: "warn", statuses: [400, 500] },
+    { level: "error", statuses: [500] },
+    { level: "off", statuses: [] },
+  ])("LOG_LEVEL=$level logs only lines at or above it", async ({ level, statuses }) => {
+    let fail = false;
+    const memory = new MemoryStore();
+    const store: TaskStore = {
+      read: (known) => (fail ? failingStore.read(known) : memory.read(known)),
+      append: (task, max) => memory.append(task, max),
+    };
+    const { app, lines } = loggedApp({ LOG_LEVEL: level }, store);
+    await app.request("/tasks");
+    await app.request("/tasks", { method: "POST", body: "[]", headers: { "Content-Type": "application/json" } });
+    fail = true;
+    await app.request("/tasks");
+    expect(lines.map(({ entry }) => entry.status)).toEqual(statuses);
+  });
+
+  test("at debug adds the query string and user agent", async () => {
+    const { app, lines } = loggedApp({ LOG_LEVEL: "debug" });
+    await app.request("/tasks?page=2", { headers: { "User-Agent": "curl/8" } });
+    expect(lines[0]?.entry).toMatchObject({ query: "?page=2", userAgent: "curl/8" });
+  });
+});
