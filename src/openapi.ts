@@ -157,8 +157,16 @@ export function openApiDocument(config: AppConfig): object {
         },
       },
       headers: {
-        ETag: { description: "Changes whenever the list changes", schema: { type: "string" } },
-        CacheControl: { description: "Always no-cache: revalidate with If-None-Match", schema: { const: "no-cache" } },
+        ETag: {
+          description: "Changes whenever the content changes",
+          required: true,
+          schema: { type: "string", pattern: '^"[^"]*"$' },
+        },
+        CacheControl: {
+          description: "Always no-cache: revalidate with If-None-Match",
+          required: true,
+          schema: { const: "no-cache" },
+        },
       },
       responses: {
         NotModified: {
@@ -188,5 +196,5 @@ function errorResponse(description: string, example: string) {
 }
 
 function allowHeader(methods: string) {
-  return { description: "The methods the path answers", schema: { const: methods } };
+  return { description: "The methods the path answers", required: true, schema: { const: methods } };
 }

@@ -1,0 +1,76 @@
+import { parseArgs } from "node:util";
+import { type CaseResult, type ConformanceOptions, runConformance } from "./suite.ts";
+
+const USAGE = `Usage: npm run test:conformance -- --base-url URL [options]
+
+Runs the conformance suite against a running deployment and prints one line per case.
+Cases POST tasks, so point it at a deployment whose list may grow.
+
+  --base-url URL            where the service answers, its base path included (required)
+  --base-path PATH          the BASE_PATH that ends --base-url, such as /api; checks that paths outside it answer 404
+  --max-body-bytes N        the deployment's MAX_BODY_BYTES (default 1048576)
+  --max-tasks N             the deployment's MAX_TASKS, if small enough to fill; checks 507
+  --cors-origins LIST       the deployment's CORS_ORIGINS ("*" or comma-separated origins); default: CORS off
+  --fresh                   the deployment has served no POST yet: expect exactly the two initial tasks
+  --request-timeout-ms N    how long one request may take (default 30000)`;
+
+const { values } = parseArgs({
+  options: {
+    "base-url": { type: "string" },
+    "base-path": { type: "string" },
+    "max-body-bytes": { type: "string" },
+    "max-tasks": { type: "string" },
+    "cors-origins": { type: "string" },
+    fresh: { type: "boolean", default: false },
+    "request-timeout-ms": { type: "string", default: "30000" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const baseUrl = values["base-url"];
+if (baseUrl === undefined || !URL.canParse(baseUrl))
+  usageError("--base-url must be an http or https URL, such as http://127.0.0.1:8787");
+const timeoutMs = count("request-timeout-ms", values["request-timeout-ms"]) ?? 30_000;
+const maxBodyBytes = count("max-body-bytes", values["max-body-bytes"]);
+const maxTasks = count("max-tasks", values["max-tasks"]);
+const corsValue = values["cors-origins"]?.trim();
+const options: ConformanceOptions = {
+  ...(values["base-path"] === undefined ? {} : { basePath: values["base-path"] }),
+  ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+  ...(maxTasks === undefined ? {} : { maxTasks }),
+  ...(corsValue === undefined
+    ? {}
+    : { corsOrigins: corsValue === "*" ? "*" : corsValue.split(",").map((o) => o.trim()) }),
+  fresh: values.fresh,
+};
+
+const fetchWithTimeout = (request: Request): Promise<Response> =>
+  fetch(request, { signal: AbortSignal.timeout(timeoutMs) });
+
+let results: CaseResult[];
+try {
+  results = await runConformance({ baseUrl, fetch: fetchWithTimeout }, options, (result) => {
+    console.log(result.failure === undefined ? `pass  ${result.name}` : `FAIL  ${result.name}: ${result.failure}`);
+  });
+} catch (error) {
+  usageError(error instanceof Error ? error.message : String(error));
+}
+const failed = results.filter((result) => result.failure !== undefined).length;
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
+
+function count(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    usageError(`--${name} must be a whole number of at least 1, got ${value}`);
+  return Number(value);
+}
+
+function usageError(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}

@@ -1,0 +1,173 @@
+import { check, checkEqual, clip, fail } from "./check.ts";
+
+/** Sends one request and answers it: `fetch`, `app.request`, or a Worker's `fetch`. */
+export type FetchFunction = (request: Request) => Promise<Response>;
+
+/** The deployment under test. */
+export interface ConformanceTarget {
+  /** Where the service is reached, its base path included, such as https://tasks.example.com/api. */
+  readonly baseUrl: string;
+  readonly fetch: FetchFunction;
+}
+
+/** What is known of the target's configuration; everything left out is taken as the contract's default. */
+export interface ConformanceOptions {
+  /** The base path that ends `baseUrl` (BASE_PATH), such as "/api"; default none. */
+  readonly basePath?: string;
+  /** MAX_BODY_BYTES; default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** MAX_TASKS, when the target was started with a limit small enough to fill; enables the 507 cases. */
+  readonly maxTasks?: number;
+  /** CORS_ORIGINS as configured ("*" or origins); leave out when CORS is off. */
+  readonly corsOrigins?: "*" | readonly string[];
+  /** The target has served no POST yet, so it must hold exactly the two initial tasks. */
+  readonly fresh?: boolean;
+}
+
+/** A body to send: text or bytes as they are, or bytes streamed in chunks without a Content-Length. */
+export type RequestBody = string | Uint8Array | { readonly streamed: Uint8Array };
+
+/** One request, with a path relative to the base URL. */
+export interface RequestSpec {
+  readonly method: string;
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: RequestBody;
+  /** Resolve `path` against the origin instead of the base URL, to reach paths outside the base path. */
+  readonly outsideBasePath?: boolean;
+}
+
+/** A response read in full. */
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly bytes: Uint8Array;
+  readonly text: string;
+}
+
+/** A task as the service shows it. */
+export interface Task {
+  readonly id: number;
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+/** The list as one GET saw it. */
+export interface ListSnapshot {
+  readonly tasks: readonly Task[];
+  readonly text: string;
+  readonly etag: string | null;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const STREAM_CHUNK_BYTES = 16 * 1024;
+
+/** Talks to one target: sends requests and reads the list. */
+export interface Client {
+  readonly options: ConformanceOptions;
+  send(request: RequestSpec): Promise<Reply>;
+  /** Reads the list with GET /tasks and checks that it is a list of tasks. */
+  readList(): Promise<ListSnapshot>;
+  /** Creates a task and checks that the answer is 200; returns the created task. */
+  create(task: { title: string; completed: boolean }): Promise<Task>;
+}
+
+/** Builds a client for `target`. */
+export function createClient(target: ConformanceTarget, options: ConformanceOptions): Client {
+  const base = target.baseUrl.replace(/\/+$/, "");
+  const basePath = options.basePath ?? "";
+  if (basePath !== "" && !base.endsWith(basePath)) {
+    throw new Error(`The base URL ${base} must end with the base path ${basePath}`);
+  }
+  const origin = base.slice(0, base.length - basePath.length);
+
+  const send = async (spec: RequestSpec): Promise<Reply> => {
+    const url = `${spec.outsideBasePath === true ? origin : base}${spec.path}`;
+    const response = await target.fetch(new Request(url, requestInit(spec)));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, bytes, text: decoder.decode(bytes) };
+  };
+
+  const readList = async (): Promise<ListSnapshot> => {
+    const reply = await send({ method: "GET", path: "/tasks" });
+    checkEqual(reply.status, 200, "status of GET /tasks");
+    const tasks = parseJson(reply, "GET /tasks");
+    check(Array.isArray(tasks), `GET /tasks must answer a JSON array, got ${clip(reply.text)}`);
+    tasks.forEach((task, index) => {
+      checkTask(task, `task at index ${index}`);
+    });
+    return { tasks: tasks as Task[], text: reply.text, etag: reply.headers.get("etag") };
+  };
+
+  const create = async (task: { title: string; completed: boolean }): Promise<Task> => {
+    const reply = await send(jsonPost("/tasks", task));
+    checkEqual(reply.status, 200, `status of POST /tasks ${JSON.stringify(task)} (body ${clip(reply.text)})`);
+    const created = parseJson(reply, "POST /tasks");
+    checkTask(created, "created task");
+    return created;
+  };
+
+  return { options, send, readList, create };
+}
+
+/** A POST of `value` as JSON with `Content-Type: application/json`. */
+export function jsonPost(path: string, value: unknown): RequestSpec {
+  return {
+    method: "POST",
+    path,
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(value),
+  };
+}
+
+/** Parses a reply's body as JSON, failing the check with the body when it is not JSON. */
+export function parseJson(reply: Reply, what: string): unknown {
+  try {
+    return JSON.parse(reply.text);
+  } catch {
+    return fail(`${what} must answer JSON, got ${clip(JSON.stringify(reply.text))}`);
+  }
+}
+
+/** Checks that `value` is a task: exactly `id`, `title`, `completed`, in that order, with their types. */
+export function checkTask(value: unknown, what: string): asserts value is Task {
+  check(typeof value === "object" && value !== null && !Array.isArray(value), `${what} must be a JSON object`);
+  checkEqual(Object.keys(value), ["id", "title", "completed"], `keys of ${what}`);
+  const task = value as Record<string, unknown>;
+  check(Number.isSafeInteger(task.id), `${what} must have an integer id, got ${JSON.stringify(task.id)}`);
+  check(typeof task.title === "string", `${what} must have a string title, got ${JSON.stringify(task.title)}`);
+  check(typeof task.completed === "boolean", `${what} must have a boolean completed`);
+}
+
+function requestInit(spec: RequestSpec): RequestInit {
+  // `duplex` is required by fetch for streamed bodies and is missing from some RequestInit typings.
+  const init: RequestInit & { duplex?: "half" } = { method: spec.method, headers: { ...spec.headers } };
+  const body = spec.body;
+  if (body === undefined) return init;
+  if (typeof body === "string") {
+    // Sent as bytes so that fetch adds no Content-Type of its own: only the case's headers count.
+    init.body = encoder.encode(body);
+  } else if (body instanceof Uint8Array) {
+    init.body = body;
+  } else {
+    init.body = streamOf(body.streamed);
+    init.duplex = "half";
+  }
+  return init;
+}
+
+/** A stream of `bytes` in small chunks; fetch sends it chunked, with no Content-Length. */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) {
+        controller.close();
+        return;
+      }
+      controller.enqueue(bytes.slice(offset, offset + STREAM_CHUNK_BYTES));
+      offset += STREAM_CHUNK_BYTES;
+    },
+  });
+}

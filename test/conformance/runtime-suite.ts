@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
+import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
+import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "./configured.ts";
+import { describeConformance } from "./describe.ts";
+import type { ConformanceOptions } from "./suite.ts";
+
+/** Each request of the suite gets this long before it counts as hung. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Runs the conformance suite over HTTP against two real servers on `runtime`: one with the default
+ * configuration, one with every setting moved (see {@link CONFIGURED_ENV}). Each server is started
+ * before its cases and stopped after them; one that does not start fails every case, the first
+ * with its log.
+ */
+export function describeRuntimeConformance(runtime: Runtime): void {
+  describeServer(runtime, "default configuration", {}, { fresh: true });
+  describeServer(runtime, "every setting configured", CONFIGURED_ENV, { ...CONFIGURED_OPTIONS, fresh: true });
+}
+
+function describeServer(
+  runtime: Runtime,
+  title: string,
+  env: Readonly<Record<string, string>>,
+  options: ConformanceOptions,
+): void {
+  // Every exchange must also be one the server's own OpenAPI document describes.
+  const checkedFetch = checkedAgainstOpenApi(fetchWithTimeout, options.basePath);
+  describe(`${runtime} server, ${title}`, () => {
+    let server: RunningServer | undefined;
+    let startFailure: unknown;
+    // A failed start is kept rather than thrown here, so that it fails the first test with the
+    // server's log and every other test after it, instead of leaving them skipped.
+    beforeAll(async () => {
+      try {
+        server = await startServer(runtime, env);
+      } catch (error) {
+        startFailure = error;
+      }
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+    test(`the ${runtime} server starts and answers`, () => {
+      if (startFailure !== undefined) throw startFailure;
+      expect(server?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    });
+    describeConformance(
+      "conformance",
+      () => {
+        if (server === undefined) {
+          throw new Error(`The ${runtime} server did not start: see "the ${runtime} server starts and answers"`);
+        }
+        return { baseUrl: `${server.baseUrl}${options.basePath ?? ""}`, fetch: checkedFetch };
+      },
+      options,
+    );
+  });
+}
+
+function fetchWithTimeout(request: Request): Promise<Response> {
+  return fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+}

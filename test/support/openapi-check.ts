@@ -1,0 +1,151 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+
+/** One request and the answer to it, as a client saw them. */
+export interface Exchange {
+  readonly method: string;
+  /** Path after the base path, without the query string. */
+  readonly path: string;
+  readonly requestBody: string | undefined;
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+type Json = Record<string, unknown>;
+
+const OPENAPI_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
+/**
+ * Checks exchanges against an OpenAPI 3.1 document with a standard JSON Schema validator (Ajv,
+ * draft 2020-12): the path, method and status must be documented, every required header present
+ * and valid, the body exactly what the response's content says (none when it has no content), and
+ * the request body of a successful operation valid against its schema. Returns the problems found.
+ */
+export function openApiChecker(document: Json): (exchange: Exchange) => string[] {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
+  ajv.addSchema(document, "openapi");
+
+  /** The pointer of the node at `pointer`, after following its `$ref`s. */
+  const follow = (pointer: string): string => {
+    let current = pointer;
+    for (let ref = nodeAt(current)?.$ref; typeof ref === "string"; ref = nodeAt(current)?.$ref) current = ref.slice(1);
+    return current;
+  };
+  const nodeAt = (pointer: string): Json | undefined => {
+    let node: unknown = document;
+    for (const part of pointer.split("/").slice(1)) {
+      node = (node as Json | undefined)?.[part.replaceAll("~1", "/").replaceAll("~0", "~")];
+    }
+    return node as Json | undefined;
+  };
+  const validate = (schemaPointer: string, value: unknown): string | undefined => {
+    const check = ajv.getSchema(`openapi#${schemaPointer}`);
+    if (check === undefined) return `no schema at ${schemaPointer}`;
+    return check(value) ? undefined : ajv.errorsText(check.errors);
+  };
+
+  return (exchange) => {
+    const problems: string[] = [];
+    const where = `${exchange.method} ${exchange.path} -> ${exchange.status}`;
+    const checkResponse = (responsePointer: string): void => {
+      const response = nodeAt(responsePointer) ?? {};
+      for (const name of Object.keys((response.headers ?? {}) as Json)) {
+        const headerPointer = follow(`${responsePointer}/headers/${escapePointer(name)}`);
+        const value = exchange.headers.get(name);
+        if (value === null) {
+          if (nodeAt(headerPointer)?.required === true) problems.push(`${where}: missing header ${name}`);
+          continue;
+        }
+        const error = validate(`${headerPointer}/schema`, value);
+        if (error !== undefined) problems.push(`${where}: header ${name}: ${error}`);
+      }
+      const content = response.content as Json | undefined;
+      if (content === undefined) {
+        if (exchange.body !== "") problems.push(`${where}: a body where the document says none`);
+        return;
+      }
+      const mediaType = exchange.headers.get("Content-Type") ?? "";
+      if (!(mediaType in content)) {
+        problems.push(`${where}: Content-Type ${JSON.stringify(mediaType)} not documented`);
+        return;
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(exchange.body);
+      } catch {
+        problems.push(`${where}: the body is not JSON`);
+        return;
+      }
+      const error = validate(`${responsePointer}/content/${escapePointer(mediaType)}/schema`, body);
+      if (error !== undefined) problems.push(`${where}: body ${error}`);
+    };
+
+    const pathPointer = `/paths/${escapePointer(exchange.path)}`;
+    if (nodeAt(pathPointer) === undefined) {
+      if (exchange.status === 404) checkResponse("/components/responses/NotFound");
+      else problems.push(`${where}: an undocumented path must answer 404`);
+      return problems;
+    }
+    const method = exchange.method.toLowerCase();
+    if (!OPENAPI_METHODS.has(method)) {
+      if (exchange.status !== 405) problems.push(`${where}: a method OpenAPI cannot name must answer 405`);
+      return problems;
+    }
+    const operationPointer = `${pathPointer}/${method}`;
+    if (nodeAt(operationPointer) === undefined) {
+      problems.push(`${where}: undocumented method`);
+      return problems;
+    }
+    const statusPointer = `${operationPointer}/responses/${exchange.status}`;
+    if (nodeAt(statusPointer) === undefined) {
+      problems.push(`${where}: undocumented status`);
+      return problems;
+    }
+    checkResponse(follow(statusPointer));
+    const requestSchema = `${follow(`${operationPointer}/requestBody`)}/content/application~1json/schema`;
+    if (exchange.status === 200 && exchange.requestBody !== undefined && nodeAt(requestSchema) !== undefined) {
+      const error = validate(requestSchema, JSON.parse(exchange.requestBody));
+      if (error !== undefined) problems.push(`${where}: request body ${error}`);
+    }
+    return problems;
+  };
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** A fetch function, as the conformance suite takes it. */
+type FetchFunction = (request: Request) => Promise<Response>;
+
+/**
+ * Wraps `fetch` so that every exchange is checked against the target's own `/openapi.json`; an
+ * exchange the document does not describe rejects with the problems, failing the case that made it.
+ */
+export function checkedAgainstOpenApi(fetch: FetchFunction, basePath = ""): FetchFunction {
+  let checker: Promise<(exchange: Exchange) => string[]> | undefined;
+  return async (request) => {
+    const url = new URL(request.url);
+    checker ??= fetch(new Request(`${url.origin}${basePath}/openapi.json`)).then(async (res) =>
+      openApiChecker((await res.json()) as Json),
+    );
+    const check = await checker;
+    const copy = request.body === null ? undefined : request.clone();
+    const response = await fetch(request);
+    const body = await response.clone().text();
+    const inside = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
+    const requestBody = response.status === 200 && copy !== undefined ? await copy.text() : undefined;
+    // Not awaited: a tee's cancel settles only once the other branch, which the server may not read, is done too.
+    if (requestBody === undefined) copy?.body?.cancel().catch(() => {});
+    const problems = check({
+      method: request.method,
+      path: inside ? url.pathname.slice(basePath.length) : `(outside the base path) ${url.pathname}`,
+      requestBody,
+      status: response.status,
+      headers: response.headers,
+      body,
+    });
+    if (problems.length > 0) throw new Error(`Not as /openapi.json describes it:\n${problems.join("\n")}`);
+    return response;
+  };
+}
