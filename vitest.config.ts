@@ -9,12 +9,28 @@ export default defineConfig({
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+        test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/durable*.test.ts"] },
+      },
+      {
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "durable" } })],
+        test: { name: "workers-durable", include: ["test/workers/durable*.test.ts"] },
+      },
+      {
+        test: {
+          name: "sqlite",
+          include: ["test/sqlite/**/*.test.ts"],
+          // Each file starts real server processes; one at a time suits CI's two cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
+          // One runtime's servers at a time: each file starts real processes, and CI has two cores.
+          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,9 +1,12 @@
-// The Worker's bindings and vars; every var is optional and validated at start by src/config.ts.
+// The Worker's vars; every one is optional and validated at start by src/config.ts and
+// src/store/config.ts. The TASK_LIST binding is declared beside its class, in
+// src/store/durable-object.ts, which only the Worker's type check reads.
 declare namespace Cloudflare {
   interface Env {
     readonly BASE_PATH?: string;
     readonly MAX_BODY_BYTES?: string;
     readonly MAX_TASKS?: string;
     readonly CORS_ORIGINS?: string;
+    readonly TASK_STORE?: string;
   }
 }

@@ -1,9 +1,11 @@
 import { createApp } from "../app.ts";
 import { parseAppConfig, parseListenConfig } from "../config.ts";
-import { MemoryStore } from "../store/memory.ts";
+import { createServerStore } from "../store/server-store.ts";
+import { openBunSqlite } from "../store/sqlite-bun.ts";
 
 const { port, host } = parseListenConfig(process.env);
-const app = createApp({ store: new MemoryStore(), config: parseAppConfig(process.env) });
+const config = parseAppConfig(process.env);
+const app = createApp({ store: createServerStore(process.env, openBunSqlite), config });
 
 const server = Bun.serve({ port, hostname: host, fetch: app.fetch });
 console.log(`Task list service (Bun ${Bun.version}) listening on http://${host}:${server.port}`);

@@ -1,10 +1,12 @@
 import { createApp } from "../app.ts";
 import { parseAppConfig, parseListenConfig } from "../config.ts";
-import { MemoryStore } from "../store/memory.ts";
+import { createServerStore } from "../store/server-store.ts";
+import { openNodeSqlite } from "../store/sqlite-node.ts";
 
 const env = Deno.env.toObject();
 const { port, host } = parseListenConfig(env);
-const app = createApp({ store: new MemoryStore(), config: parseAppConfig(env) });
+const config = parseAppConfig(env);
+const app = createApp({ store: createServerStore(env, openNodeSqlite), config });
 
 const server = Deno.serve(
   {

@@ -1,10 +1,12 @@
 import { serve } from "@hono/node-server";
 import { createApp } from "../app.ts";
 import { parseAppConfig, parseListenConfig } from "../config.ts";
-import { MemoryStore } from "../store/memory.ts";
+import { createServerStore } from "../store/server-store.ts";
+import { openNodeSqlite } from "../store/sqlite-node.ts";
 
 const { port, host } = parseListenConfig(process.env);
-const app = createApp({ store: new MemoryStore(), config: parseAppConfig(process.env) });
+const config = parseAppConfig(process.env);
+const app = createApp({ store: createServerStore(process.env, openNodeSqlite), config });
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${host}:${info.port}`);

@@ -41,6 +41,7 @@ const CONTRACT_VARS = [
   "CORS_ORIGINS",
   "LOG_LEVEL",
   "TASK_STORE",
+  "SQLITE_PATH",
 ];
 const SCRIPTS: Record<Runtime, string> = {
   node: "start:node",

@@ -1,0 +1,38 @@
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { type SqliteFileConnection, type SqlValue, WRITER_PRAGMAS } from "./sqlite.ts";
+
+/** Opens the database file at `path` with node:sqlite (Node 24 and Deno), creating it if needed. */
+export function openNodeSqlite(path: string): SqliteFileConnection {
+  const db = new DatabaseSync(path);
+  try {
+    for (const pragma of WRITER_PRAGMAS) db.exec(pragma);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const statements = new Map<string, StatementSync>();
+  const query = (sql: string, ...params: SqlValue[]): Record<string, unknown>[] => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement.all(...params);
+  };
+  return {
+    query,
+    close: () => db.close(),
+    transaction<T>(work: () => T): T {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = work();
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        // SQLite rolls some failures back by itself; a second ROLLBACK would hide the first error.
+        if (db.isTransaction) db.exec("ROLLBACK");
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { describeSqliteRuntime } from "./sqlite-runtime.ts";
+
+describeSqliteRuntime("bun");

@@ -1,0 +1,86 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
+import { startServer } from "../support/server.ts";
+import { createTask, describeDurableServer, expectNonZeroExit, readList, startFailure } from "./durable-server.ts";
+
+/** The runtimes that keep the list in a SQLite file. */
+type SqliteRuntime = "node" | "bun" | "deno";
+
+/** Root opens any file whatever its mode, so a read-only directory stops only other users. */
+const RUNNING_AS_ROOT = process.getuid?.() === 0;
+
+/**
+ * Registers every check of TASK_STORE=sqlite on `runtime`'s real server: the conformance suite,
+ * a restart that keeps the list, and clear failures at start for a SQLITE_PATH it cannot use.
+ * Each file lives in a temporary directory removed after the tests.
+ */
+export function describeSqliteRuntime(runtime: SqliteRuntime): void {
+  const dir = mkdtempSync(join(tmpdir(), `task-list-${runtime}-sqlite-`));
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const sqliteAt = (path: string) => ({ TASK_STORE: "sqlite", SQLITE_PATH: path });
+
+  describeDurableServer(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "default.db")), { fresh: true });
+  describeDurableServer(
+    runtime,
+    "TASK_STORE=sqlite and every setting configured",
+    () => ({ ...CONFIGURED_ENV, ...sqliteAt(join(dir, "configured.db")) }),
+    { ...CONFIGURED_OPTIONS, fresh: true },
+  );
+
+  describe(`${runtime} server with a SQLITE_PATH it cannot use`, () => {
+    /** The start of the message the server must stop with, naming the variable and the path. */
+    const refusal = (path: string) =>
+      `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(path)}: `;
+
+    test("a file of random bytes stops it at start with a non-zero exit, naming SQLITE_PATH and the cause, and stays as it was", async () => {
+      const path = join(dir, "random-bytes.db");
+      const bytes = crypto.getRandomValues(new Uint8Array(8192));
+      writeFileSync(path, bytes);
+      const message = await startFailure(runtime, sqliteAt(path));
+      expectNonZeroExit(message);
+      expect(message).toContain(`${refusal(path)}file is not a database`);
+      expect(new Uint8Array(readFileSync(path))).toEqual(bytes);
+    });
+
+    test("a path inside a file stops it at start with a non-zero exit, naming SQLITE_PATH and the cause", async () => {
+      const file = join(dir, "plain-file");
+      writeFileSync(file, "not a directory");
+      const path = join(file, "tasks.db");
+      const message = await startFailure(runtime, sqliteAt(path));
+      expectNonZeroExit(message);
+      expect(message).toContain(`${refusal(path)}unable to open database file`);
+    });
+
+    test.skipIf(RUNNING_AS_ROOT)(
+      "a path in a read-only directory stops it at start with a non-zero exit, naming SQLITE_PATH and the cause",
+      async () => {
+        const readOnly = join(dir, "read-only");
+        mkdirSync(readOnly);
+        chmodSync(readOnly, 0o555);
+        const path = join(readOnly, "tasks.db");
+        const message = await startFailure(runtime, sqliteAt(path));
+        expectNonZeroExit(message);
+        expect(message).toContain(`${refusal(path)}unable to open database file`);
+      },
+    );
+
+    test("a file another server is using stops the second server at start, and the first keeps serving", async () => {
+      const path = join(dir, "shared.db");
+      const first = await startServer(runtime, sqliteAt(path));
+      try {
+        const message = await startFailure(runtime, sqliteAt(path));
+        expectNonZeroExit(message);
+        expect(message).toContain(`${refusal(path)}database is locked`);
+        const created = await createTask(first.baseUrl, { title: "Still served", completed: false });
+        expect((await readList(first.baseUrl)).tasks.at(-1)).toEqual(created);
+      } finally {
+        await first.stop();
+      }
+    });
+  });
+}

@@ -1,0 +1,221 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { ConfigError, parseAppConfig } from "../../src/config.ts";
+import { createServerStore } from "../../src/store/server-store.ts";
+import { type SqliteFileConnection, SqliteStore } from "../../src/store/sqlite.ts";
+import { openNodeSqlite } from "../../src/store/sqlite-node.ts";
+import { INITIAL_TASKS, type ListRead, type Task } from "../../src/store/store.ts";
+
+const decoder = new TextDecoder();
+const MAX = 1_000;
+
+let dir: string;
+let path: string;
+/** Connections a test opened, closed after it so the next one can take the file's lock. */
+const open: SqliteFileConnection[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "task-list-sqlite-"));
+  path = join(dir, "tasks.db");
+});
+
+afterEach(() => {
+  for (const connection of open.splice(0)) connection.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens the test's database file, as a server does at start. */
+function connect(): SqliteFileConnection {
+  const connection = openNodeSqlite(path);
+  open.push(connection);
+  return connection;
+}
+
+/** Closes a connection, as a server's exit does. */
+function close(connection: SqliteFileConnection): void {
+  open.splice(open.indexOf(connection), 1);
+  connection.close();
+}
+
+/** The tasks a read served, parsed from its JSON body. */
+function tasksOf(read: ListRead): Task[] {
+  expect(read.body).toBeDefined();
+  return JSON.parse(decoder.decode(read.body)) as Task[];
+}
+
+/** What a fresh list followed by these appends holds. */
+function listAfter(...appended: Task[]): Task[] {
+  return [...INITIAL_TASKS, ...appended];
+}
+
+describe("a SQLite store", () => {
+  test("starts a new database with the two initial tasks and appends from id 3", async () => {
+    const store = new SqliteStore(connect());
+    expect(tasksOf(await store.read([]))).toEqual(INITIAL_TASKS);
+    const created = await store.append({ title: "Third", completed: false }, MAX);
+    expect(created).toEqual({ id: 3, title: "Third", completed: false });
+    expect(tasksOf(await store.read([]))).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
+  });
+
+  test("writes the initial tasks once: reopening keeps every task and adds no initial task again", async () => {
+    const first = connect();
+    const created = await new SqliteStore(first).append({ title: "Kept", completed: true }, MAX);
+    close(first);
+
+    const reopened = new SqliteStore(connect());
+    expect(tasksOf(await reopened.read([]))).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
+    expect(created).toEqual({ id: 3, title: "Kept", completed: true });
+    expect(await reopened.append({ title: "Next", completed: false }, MAX)).toEqual({
+      id: 4,
+      title: "Next",
+      completed: false,
+    });
+  });
+
+  test("does not put the initial tasks back into a list emptied by hand, and numbers its next task 1", async () => {
+    const first = connect();
+    new SqliteStore(first);
+    first.query("DELETE FROM tasks");
+    close(first);
+
+    const reopened = new SqliteStore(connect());
+    expect(tasksOf(await reopened.read([]))).toEqual([]);
+    expect(await reopened.append({ title: "Only", completed: false }, MAX)).toEqual({
+      id: 1,
+      title: "Only",
+      completed: false,
+    });
+  });
+
+  test("gives back every title exactly after a reopen, lone surrogates and NULs included", async () => {
+    const titles = ["\ud800", "before \udc00 after", "nul\u0000 inside", 'Grüße 🚀 "q" \\ \u2028', ""];
+    const first = connect();
+    const store = new SqliteStore(first);
+    for (const title of titles) await store.append({ title, completed: false }, MAX);
+    const body = (await store.read([])).body;
+    close(first);
+
+    const reopened = await new SqliteStore(connect()).read([]);
+    expect(reopened.body).toEqual(body);
+    expect(tasksOf(reopened).map((task) => task.title)).toEqual([
+      ...INITIAL_TASKS.map((task) => task.title),
+      ...titles,
+    ]);
+  });
+
+  test("keeps its version across a reopen, so clients' ETags stay valid after a restart", async () => {
+    const first = connect();
+    const { version } = await new SqliteStore(first).read([]);
+    close(first);
+
+    expect(await new SqliteStore(connect()).read([version])).toEqual({ version });
+  });
+
+  test("gives two databases of the same length different versions", async () => {
+    const one = await new SqliteStore(connect()).read([]);
+    const otherPath = join(dir, "other.db");
+    const other = openNodeSqlite(otherPath);
+    open.push(other);
+    const two = await new SqliteStore(other).read([]);
+    expect(tasksOf(two)).toEqual(tasksOf(one));
+    expect(two.version).not.toBe(one.version);
+  });
+
+  test("leaves out the body for a reader that knows the version, and changes the version on append", async () => {
+    const store = new SqliteStore(connect());
+    const { version } = await store.read([]);
+    expect(await store.read([version])).toEqual({ version });
+    expect(await store.read(["*"])).toEqual({ version });
+    await store.append({ title: "Change", completed: false }, MAX);
+    const after = await store.read([version]);
+    expect(after.version).not.toBe(version);
+    expect(tasksOf(after)).toHaveLength(INITIAL_TASKS.length + 1);
+  });
+
+  test("refuses an append once the list holds maxTasks tasks, and writes nothing", async () => {
+    const first = connect();
+    const store = new SqliteStore(first);
+    const limit = INITIAL_TASKS.length + 1;
+    const kept = await store.append({ title: "Last that fits", completed: false }, limit);
+    expect(await store.append({ title: "One too many", completed: true }, limit)).toBeUndefined();
+    expect(tasksOf(await store.read([]))).toEqual(listAfter(kept as Task));
+    close(first);
+
+    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(listAfter(kept as Task));
+  });
+
+  test("throws when a write fails after the row was inserted, and keeps nothing of it, in memory or on disk", async () => {
+    const first = connect();
+    const store = new SqliteStore(first);
+    const before = await store.read([]);
+    // Fails the statement after its row went in, as a disk error while writing would.
+    first.query(
+      "CREATE TEMP TRIGGER fail_after_insert AFTER INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+    );
+
+    await expect(store.append({ title: "Half written", completed: true }, MAX)).rejects.toThrow("disk I/O error");
+    expect(await store.read([])).toEqual(before);
+
+    first.query("DROP TRIGGER temp.fail_after_insert");
+    expect(await store.append({ title: "Whole", completed: false }, MAX)).toEqual({
+      id: 3,
+      title: "Whole",
+      completed: false,
+    });
+    close(first);
+    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(
+      listAfter({ id: 3, title: "Whole", completed: false }),
+    );
+  });
+
+  test("a write fault answers POST with 500 and the contract's body, logs the cause, and adds nothing", async () => {
+    const connection = connect();
+    const app = createApp({ store: new SqliteStore(connection), config: parseAppConfig({}) });
+    const before = await (await app.request("/tasks")).text();
+    connection.query(
+      "CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+    );
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await app.request("/tasks", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title: "Never stored", completed: false }),
+      });
+      expect(res.status).toBe(500);
+      expect(await res.text()).toBe(JSON.stringify({ message: "Internal server error" }));
+      expect(log.mock.calls.flat().join("\n")).toContain("disk I/O error");
+    } finally {
+      log.mockRestore();
+    }
+    expect(await (await app.request("/tasks")).text()).toBe(before);
+  });
+
+  test("refuses a second store on a file another store holds open", () => {
+    new SqliteStore(connect());
+    expect(() => new SqliteStore(openNodeSqlite(path))).toThrow(/locked/);
+  });
+});
+
+describe("the store a server starts with", () => {
+  test("fails with a message naming SQLITE_PATH and the cause for a file that is not a database", () => {
+    writeFileSync(path, crypto.getRandomValues(new Uint8Array(4096)));
+    const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: path }, openNodeSqlite);
+    expect(start).toThrow(ConfigError);
+    expect(start).toThrow(
+      `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(path)}: file is not a database`,
+    );
+  });
+
+  test("fails with a message naming SQLITE_PATH for a path inside a file", () => {
+    writeFileSync(path, "not a directory");
+    const inside = join(path, "tasks.db");
+    const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: inside }, openNodeSqlite);
+    expect(start).toThrow(
+      `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(inside)}: unable to open database file`,
+    );
+  });
+});

@@ -1,0 +1,9 @@
+import { exports } from "cloudflare:workers";
+import { describeConformance } from "../conformance/describe.ts";
+
+// The `durable` environment: every request reaches the list through the TaskListObject.
+describeConformance(
+  "conformance in workerd through the Worker's fetch, with the list in a Durable Object",
+  () => ({ baseUrl: "http://example.com", fetch: (request) => exports.default.fetch(request) }),
+  { fresh: true },
+);

@@ -1,0 +1,96 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, test } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { ConfigError, parseAppConfig } from "../../src/config.ts";
+import { DurableObjectStore, durableStore, type TaskListObject } from "../../src/store/durable-object.ts";
+
+interface Task {
+  readonly id: number;
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+const namespace = (): DurableObjectNamespace<TaskListObject> => {
+  if (env.TASK_LIST === undefined) throw new Error("The durable environment must bind TASK_LIST");
+  return env.TASK_LIST;
+};
+const listObject = () => namespace().getByName("default");
+
+function post(task: { title: string; completed: boolean }): Promise<Response> {
+  return exports.default.fetch("http://example.com/tasks", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(task),
+  });
+}
+
+async function read(): Promise<{ etag: string | null; text: string; tasks: Task[] }> {
+  const res = await exports.default.fetch("http://example.com/tasks");
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  return { etag: res.headers.get("ETag"), text, tasks: JSON.parse(text) as Task[] };
+}
+
+describe("the list in the Durable Object", () => {
+  test("survives the object's eviction: same tasks, same ETag, and ids continue", async () => {
+    expect((await post({ title: "Before eviction", completed: true })).status).toBe(200);
+    const before = await read();
+
+    await evictDurableObject(listObject());
+
+    const unchanged = await exports.default.fetch("http://example.com/tasks", {
+      headers: { "If-None-Match": before.etag ?? "" },
+    });
+    expect(unchanged.status).toBe(304);
+    expect(await read()).toEqual(before);
+    const next = (await (await post({ title: "After eviction", completed: false })).json()) as Task;
+    expect(next).toEqual({ id: (before.tasks.at(-1)?.id ?? 0) + 1, title: "After eviction", completed: false });
+    expect((await read()).tasks).toEqual([...before.tasks, next]);
+  });
+
+  test("is one list for every isolate: a task one Worker appends is in another Worker's next read", async () => {
+    const config = parseAppConfig({});
+    const first = createApp({ store: new DurableObjectStore(namespace()), config });
+    const second = createApp({ store: new DurableObjectStore(namespace()), config });
+    const seen = await (await second.request("/tasks")).text();
+
+    const created = await first.request("/tasks", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "Seen everywhere", completed: false }),
+    });
+    expect(created.status).toBe(200);
+
+    const after = await second.request("/tasks");
+    const tasks = (await after.json()) as Task[];
+    expect(tasks).toEqual([...(JSON.parse(seen) as Task[]), await created.json()]);
+  });
+
+  test("a failed write answers 500, adds nothing, and the next append takes the next id", async () => {
+    const before = await read();
+    await runInDurableObject(listObject(), (_instance, state) => {
+      state.storage.sql.exec(
+        "CREATE TRIGGER refuse_insert BEFORE INSERT ON tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
+      );
+    });
+
+    const refused = await post({ title: "Never stored", completed: true });
+    expect(refused.status).toBe(500);
+    expect(await refused.text()).toBe(JSON.stringify({ message: "Internal server error" }));
+    expect(await read()).toEqual(before);
+
+    await runInDurableObject(listObject(), (_instance, state) => {
+      state.storage.sql.exec("DROP TRIGGER refuse_insert");
+    });
+    await evictDurableObject(listObject());
+    expect(await read()).toEqual(before);
+    const next = (await (await post({ title: "Stored", completed: true })).json()) as Task;
+    expect(next.id).toBe((before.tasks.at(-1)?.id ?? 0) + 1);
+  });
+});
+
+test("TASK_STORE=durable without the TASK_LIST binding stops the Worker with a message naming the binding", () => {
+  expect(() => durableStore(undefined)).toThrow(ConfigError);
+  expect(() => durableStore(undefined)).toThrow(/TASK_LIST/);
+});
