@@ -28,23 +28,26 @@ export interface AppOptions {
 
 /** Builds the task list app. It uses only Web-standard APIs, so every runtime serves it as it is. */
 export function createApp({ store, config, logSink = console }: AppOptions): Hono {
-  const app = new Hono().basePath(config.basePath);
+  // Middleware and the 404 and error handlers sit on the root, so that requests outside the base
+  // path get request ids, logs and headers too; the routes sit under the base path.
+  const root = new Hono();
+  const app = root.basePath(config.basePath);
 
-  app.use(requestId());
-  if (config.logLevel !== "off") app.use(requestLog(config.logLevel, logSink));
-  app.use(async (c, next) => {
+  root.use(requestId());
+  if (config.logLevel !== "off") root.use(requestLog(config.logLevel, logSink));
+  root.use(async (c, next) => {
     await next();
     c.res.headers.set("X-Content-Type-Options", "nosniff");
   });
   // Hono hands only Error instances to onError; any other thrown value would escape as the runtime's own 500.
-  app.use(async (_c, next) => {
+  root.use(async (_c, next) => {
     try {
       await next();
     } catch (error) {
       throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
     }
   });
-  app.use(
+  root.use(
     methodNotAllowed({
       app,
       onMethodNotAllowed: (_c, methods) => new Response(null, { status: 405, headers: { Allow: methods.join(", ") } }),
@@ -83,15 +86,15 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
     return conditional(c, documentTag, isKnown(documentTag.slice(1, -1), known) ? undefined : document);
   });
 
-  app.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
-  app.onError((error, c) => {
+  root.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
+  root.onError((error, c) => {
     if (error instanceof HTTPException && error.status !== 500) {
       return json(c, error.status, JSON.stringify({ message: error.message }));
     }
     return json(c, 500, JSON.stringify({ message: "Internal server error" }));
   });
 
-  return app;
+  return root;
 }
 
 /** Answers 200 with `body` and its tag, or 304 with only the tag when the client has it (`body` undefined). */

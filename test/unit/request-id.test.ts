@@ -35,3 +35,10 @@ describe.each(CASES)("X-Request-Id on $name", ({ path, init }) => {
     expect(res.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+test("a 404 outside the base path also gets a request id and nosniff", async () => {
+  const res = await appFrom({ BASE_PATH: "/api" }).request("/tasks");
+  expect(res.status).toBe(404);
+  expect(res.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+  expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+});

@@ -89,6 +89,12 @@ describe("request log", () => {
     expect(lines.map(({ entry }) => entry.status)).toEqual(statuses);
   });
 
+  test("logs a request outside the base path too", async () => {
+    const { app, lines } = loggedApp({ BASE_PATH: "/api" });
+    await app.request("/elsewhere");
+    expect(lines.map(({ entry }) => [entry.path, entry.status])).toEqual([["/elsewhere", 404]]);
+  });
+
   test("at debug adds the query string and user agent", async () => {
     const { app, lines } = loggedApp({ LOG_LEVEL: "debug" });
     await app.request("/tasks?page=2", { headers: { "User-Agent": "curl/8" } });
