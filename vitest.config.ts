@@ -35,6 +35,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        test: {
+          name: "load",
+          include: ["test/load/**/*.test.ts"],
+          // One runtime at a time: each file loads real servers, and two loads at once would share two cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,135 @@
+import { describe, expect, test } from "vitest";
+import type { Runtime } from "../support/server.ts";
+import { corsOrigins, describeCors, describeCorsOff, describeNoEcho } from "./browser-facing.ts";
+import { describeFaults } from "./faults.ts";
+import { expectMessageBody, listText, postTask, send } from "./http.ts";
+import { describeFigures, MAX_IN_FLIGHT, runMixedLoad } from "./mixed-load.ts";
+import { useServer } from "./server-fixture.ts";
+import { describeSteadyFigures, runSteadyLoad } from "./steady-load.ts";
+
+/** Seconds of mixed load per runtime: a few inside `npm test`, more with `npm run test:load`. */
+const LOAD_SECONDS = loadSeconds(process.env.LOAD_SECONDS);
+const BODY_LIMIT = 1024;
+const KIB = 1024;
+
+/**
+ * Whether the server's memory is bounded: on Node, Bun and Deno it is read from /proc/PID/status.
+ * wrangler dev's workerd processes grow by tens of KiB per request even for a Worker that only
+ * answers "x" (measured with autocannon on this machine), so their memory is printed, not bounded.
+ */
+const MEMORY_BOUNDED: Readonly<Record<Runtime, boolean>> = { node: true, bun: true, deno: true, wrangler: false };
+
+/**
+ * How much memory may grow during the mixed load: a fixed headroom for the runtime's heap sizing
+ * under load, plus 64 copies of the list. The store keeps up to four (its buffer doubles as it
+ * grows, plus one snapshot for GETs); every GET after a POST makes a fresh list-sized snapshot,
+ * and Node and Deno hand those back to the system in batches, not one by one (measured on Node:
+ * +70 MiB with a 0.4 MB list after 3 s, +208 MiB with a 2.4 MB list after 60 s).
+ */
+const MIXED_HEADROOM_MIB = 96;
+const LIST_COPIES = 64;
+/**
+ * How much memory may grow while requests that change nothing are served: the list is fixed, so
+ * this only absorbs the allocator growing in steps (Deno: up to about 30 MiB, then flat). A leak
+ * of L bytes per request passes it after 48 MiB / L requests: about 2.5 KiB per request in the
+ * short run of `npm test`, a few hundred bytes in `npm run test:load`.
+ */
+const STEADY_HEADROOM_MIB = 48;
+
+function loadSeconds(value: string | undefined): number {
+  if (value === undefined || value === "") return 3;
+  const seconds = Number(value);
+  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 300)) {
+    throw new Error(`LOAD_SECONDS must be a whole number of seconds from 1 to 300, got ${JSON.stringify(value)}`);
+  }
+  return seconds;
+}
+
+/** The most memory may grow, in KiB, during the mixed load that leaves a list of `listBytes`. */
+function mixedBoundKib(runtime: Runtime, listBytes: number): number | undefined {
+  return MEMORY_BOUNDED[runtime] ? MIXED_HEADROOM_MIB * KIB + (LIST_COPIES * listBytes) / KIB : undefined;
+}
+
+/**
+ * Registers the reliability tests for one runtime, each against real servers it starts: a mixed
+ * load, fault cases, CORS and echo checks on a server with CORS on and a small body limit, then
+ * the full-list and CORS-off cases on a server with MAX_TASKS=3.
+ */
+export function describeReliability(runtime: Runtime): void {
+  const memoryClause = MEMORY_BOUNDED[runtime] ? ", and its memory grows only with the list" : "";
+  describe(`${runtime} server with CORS on and MAX_BODY_BYTES=${BODY_LIMIT}`, () => {
+    const server = useServer(runtime, {
+      LOG_LEVEL: "warn",
+      MAX_BODY_BYTES: String(BODY_LIMIT),
+      MAX_TASKS: "100000000",
+      CORS_ORIGINS: corsOrigins,
+    });
+
+    test(
+      `under ${LOAD_SECONDS} s of mixed keep-alive load it answers every request, loses and duplicates no task${memoryClause}`,
+      async () => {
+        const figures = await runMixedLoad(server(), runtime, LOAD_SECONDS);
+        const bound = mixedBoundKib(runtime, figures.listBytes);
+        console.log(describeFigures(figures, bound));
+
+        expect(figures.connectionErrors).toBe(0);
+        expect(figures.serverErrors).toBe(0);
+        expect(figures.unexpected).toEqual([]);
+        expect(figures.acknowledged).toBeGreaterThan(0);
+        expect(figures.lost).toBe(0);
+        expect(figures.duplicated).toBe(0);
+        expect(figures.unknown).toBe(0);
+        expect(figures.idGaps).toBe(0);
+        expect(figures.inFlight).toBeLessThanOrEqual(MAX_IN_FLIGHT);
+        expect(figures.tasks).toBe(2 + figures.acknowledged + figures.inFlight);
+        if (bound !== undefined) {
+          expect(figures.memoryAfterKib - figures.memoryBeforeKib).toBeLessThanOrEqual(bound);
+        }
+      },
+      (LOAD_SECONDS + 90) * 1000,
+    );
+
+    test(
+      `under ${LOAD_SECONDS} s of requests that change nothing it answers each as the contract says${MEMORY_BOUNDED[runtime] ? " and its memory stays flat" : ""}`,
+      async () => {
+        const figures = await runSteadyLoad(server(), runtime, LOAD_SECONDS);
+        const bound = MEMORY_BOUNDED[runtime] ? STEADY_HEADROOM_MIB * KIB : undefined;
+        console.log(describeSteadyFigures(figures, bound));
+
+        expect(figures.connectionErrors).toBe(0);
+        expect(figures.serverErrors).toBe(0);
+        expect(figures.unexpected).toEqual([]);
+        expect(figures.listUnchanged).toBe(true);
+        if (bound !== undefined) {
+          expect(figures.memoryAfterKib - figures.memoryBeforeKib).toBeLessThanOrEqual(bound);
+        }
+      },
+      (LOAD_SECONDS + 90) * 1000,
+    );
+
+    describeFaults(server, BODY_LIMIT);
+    describeCors(server);
+    describeNoEcho(server);
+  });
+
+  describe(`${runtime} server with MAX_TASKS=3 and CORS off`, () => {
+    const server = useServer(runtime, { LOG_LEVEL: "warn", MAX_TASKS: "3" });
+
+    test("answers 507 once the list holds MAX_TASKS tasks, adds nothing, and GET and HEAD keep working", async () => {
+      expect((await postTask(server(), "The third and last")).status).toBe(200);
+      const full = await listText(server());
+
+      const refused = await postTask(server(), "One too many");
+      expect(refused.status).toBe(507);
+      expectMessageBody(refused.text);
+
+      expect(await listText(server())).toBe(full);
+      expect(JSON.parse(full)).toHaveLength(3);
+      const head = await send(server(), "/index.php", { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe("");
+    });
+
+    describeCorsOff(server);
+  });
+}

@@ -1,0 +1,3 @@
+import { describeReliability } from "./reliability.ts";
+
+describeReliability("wrangler");
