@@ -1,0 +1,34 @@
+import type { Scenario } from "./measurements.ts";
+import { RUNTIMES, type Runtime, type ServerKind } from "./servers.ts";
+
+/** How tables and the chart name each scenario. */
+export const SCENARIO_LABELS: Record<Scenario, string> = {
+  get: "GET",
+  "conditional-get": "GET If-None-Match (304)",
+  post: "POST",
+};
+
+/** How tables and the chart name each server. */
+export const SERVER_LABELS: Record<ServerKind, string> = {
+  app: "service",
+  ceiling: "ceiling",
+  fastify: "Fastify",
+};
+
+const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "fastify"];
+const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "post"];
+
+/** Orders rows by runtime, server (ceiling first), scenario and list size. */
+export function compareRows(
+  a: { runtime: Runtime; server: ServerKind; scenario?: Scenario; tasks: number },
+  b: { runtime: Runtime; server: ServerKind; scenario?: Scenario; tasks: number },
+): number {
+  return (
+    RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime) ||
+    SERVER_ORDER.indexOf(a.server) - SERVER_ORDER.indexOf(b.server) ||
+    (a.scenario === undefined || b.scenario === undefined
+      ? 0
+      : SCENARIO_ORDER.indexOf(a.scenario) - SCENARIO_ORDER.indexOf(b.scenario)) ||
+    a.tasks - b.tasks
+  );
+}

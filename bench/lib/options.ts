@@ -1,0 +1,77 @@
+import { parseArgs } from "node:util";
+import { SUBJECTS, type Subject } from "./measurements.ts";
+
+/** How a bench run is set up, from its command line. */
+export interface BenchOptions {
+  readonly quick: boolean;
+  readonly subjects: readonly Subject[];
+  readonly sizes: readonly number[];
+  readonly repeats: number;
+  readonly seconds: number;
+  readonly warmSeconds: number;
+  readonly connections: number;
+  /** Extra environment for the service and Fastify, such as LOG_LEVEL=off, to measure what a setting costs. */
+  readonly env: Readonly<Record<string, string>>;
+  /** A run with the default settings is the one kept in bench/results/; any other goes to bench/results/partial/. */
+  readonly complete: boolean;
+}
+
+const FULL_SIZES = [2, 1_000, 100_000];
+/** The quick run skips 100,000 tasks: growing four runtimes and Fastify to it takes about a minute alone. */
+const QUICK_SIZES = [2, 1_000];
+
+/** Usage text for --help and for a bad option. */
+export const USAGE = `Usage: npm run bench -- [options]
+  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in under two minutes
+  --only=node,fastify  measure only these (${SUBJECTS.join(", ")})
+  --sizes=2,1000       list sizes to measure (each at least 2)
+  --repeats=N          trials per server and size; the tables show medians (default 3)
+  --seconds=S          length of each measured wrk run (default 3)
+  --connections=N      wrk connections (default 50)
+  --env=NAME=VALUE     extra environment for the service and Fastify, such as --env=LOG_LEVEL=off (repeatable)`;
+
+function numbers(text: string, name: string, min: number): number[] {
+  return text.split(",").map((part) => {
+    const n = Number(part.trim());
+    if (!Number.isInteger(n) || n < min)
+      throw new Error(`--${name} must list whole numbers of at least ${min}, got ${part}\n${USAGE}`);
+    return n;
+  });
+}
+
+/** Reads the command line; throws with the usage text on a bad option. */
+export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      quick: { type: "boolean", default: false },
+      only: { type: "string" },
+      sizes: { type: "string" },
+      repeats: { type: "string" },
+      seconds: { type: "string" },
+      connections: { type: "string" },
+      env: { type: "string", multiple: true },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) return "help";
+  const subjects = (values.only?.split(",") ?? [...SUBJECTS]).map((name) => {
+    const subject = SUBJECTS.find((s) => s === name.trim());
+    if (subject === undefined) throw new Error(`--only takes ${SUBJECTS.join(", ")}, got ${name}\n${USAGE}`);
+    return subject;
+  });
+  const quick = values.quick;
+  const sizes = values.sizes === undefined ? (quick ? QUICK_SIZES : FULL_SIZES) : numbers(values.sizes, "sizes", 2);
+  const repeats = values.repeats === undefined ? (quick ? 1 : 3) : (numbers(values.repeats, "repeats", 1)[0] ?? 3);
+  const seconds = values.seconds === undefined ? (quick ? 1 : 3) : (numbers(values.seconds, "seconds", 1)[0] ?? 3);
+  const connections = values.connections === undefined ? 50 : (numbers(values.connections, "connections", 1)[0] ?? 50);
+  const env = Object.fromEntries(
+    (values.env ?? []).map((pair) => {
+      const at = pair.indexOf("=");
+      if (at < 1) throw new Error(`--env takes NAME=VALUE, got ${pair}\n${USAGE}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+  const complete = !quick && argv.length === 0;
+  return { quick, subjects, sizes, repeats, seconds, warmSeconds: 1, connections, env, complete };
+}

@@ -1,0 +1,112 @@
+import { INITIAL_TASKS, type Measurement, type MemoryReading, type Scenario } from "./measurements.ts";
+import type { Runtime, ServerKind } from "./servers.ts";
+
+/** The medians of one server's runs of one scenario at one list size. */
+export interface Row {
+  readonly runtime: Runtime;
+  readonly server: ServerKind;
+  readonly scenario: Scenario;
+  readonly tasks: number;
+  readonly runs: number;
+  readonly requestsPerSecond: number;
+  /**
+   * Median requests per second over the median of the same runtime's ceiling GET: at the same size
+   * for a GET; at 2 tasks for a conditional GET or a POST, whose answers are small at any size.
+   */
+  readonly ceilingRatio: number | undefined;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly cpuMicrosPerRequest: number;
+  readonly bytesPerResponse: number;
+  /** Summed over the runs, not a median: one error is worth seeing. */
+  readonly errors: number;
+  readonly serverCoreBusy: number;
+  readonly serverCoreOther: number;
+  readonly loadCoresBusy: number;
+}
+
+/** The medians of one server's memory readings at one list size. */
+export interface MemoryRow {
+  readonly runtime: Runtime;
+  readonly server: ServerKind;
+  readonly tasks: number;
+  readonly runs: number;
+  readonly tasksAdded: number;
+  readonly jsonBytesAdded: number;
+  readonly rssGrowthBytes: number;
+  /** RSS growth over the JSON size of the added tasks; the target is at most 2. */
+  readonly growthPerJsonByte: number;
+  readonly rssBytesPerTask: number;
+}
+
+/** The middle value; the mean of the two middle values for an even count. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
+  return groups;
+}
+
+/** Medians of every server, scenario and size, with each one's ratio to its runtime's ceiling. */
+export function summarize(measurements: readonly Measurement[]): Row[] {
+  const groups = groupBy(measurements, (m) => `${m.runtime}|${m.server}|${m.scenario}|${m.tasks}`);
+  const rows = [...groups.values()].map((runs) => {
+    const first = runs[0] as Measurement;
+    const med = (pick: (m: Measurement) => number) => median(runs.map(pick));
+    return {
+      runtime: first.runtime,
+      server: first.server,
+      scenario: first.scenario,
+      tasks: first.tasks,
+      runs: runs.length,
+      requestsPerSecond: med((m) => m.requestsPerSecond),
+      p50Ms: med((m) => m.p50Ms),
+      p99Ms: med((m) => m.p99Ms),
+      cpuMicrosPerRequest: med((m) => m.cpuMicrosPerRequest),
+      bytesPerResponse: med((m) => m.bytesPerResponse),
+      errors: runs.reduce((sum, m) => sum + m.errors, 0),
+      serverCoreBusy: med((m) => m.serverCoreBusy),
+      serverCoreOther: med((m) => m.serverCoreOther),
+      loadCoresBusy: med((m) => m.loadCoresBusy),
+    };
+  });
+  return rows.map((row) => {
+    const tasks = row.scenario === "get" ? row.tasks : INITIAL_TASKS;
+    const ceiling = rows.find(
+      (r) => r.server === "ceiling" && r.scenario === "get" && r.runtime === row.runtime && r.tasks === tasks,
+    );
+    return {
+      ...row,
+      ceilingRatio: ceiling === undefined ? undefined : row.requestsPerSecond / ceiling.requestsPerSecond,
+    };
+  });
+}
+
+/** Medians of the memory readings of every server and size. */
+export function summarizeMemory(readings: readonly MemoryReading[]): MemoryRow[] {
+  const groups = groupBy(readings, (r) => `${r.runtime}|${r.server}|${r.tasks}`);
+  return [...groups.values()].map((runs) => {
+    const first = runs[0] as MemoryReading;
+    const rssGrowthBytes = median(runs.map((r) => (r.rssAfterKib - r.rssBeforeKib) * 1024));
+    const jsonBytesAdded = median(runs.map((r) => r.jsonBytesAdded));
+    return {
+      runtime: first.runtime,
+      server: first.server,
+      tasks: first.tasks,
+      runs: runs.length,
+      tasksAdded: first.tasksAdded,
+      jsonBytesAdded,
+      rssGrowthBytes,
+      growthPerJsonByte: rssGrowthBytes / jsonBytesAdded,
+      rssBytesPerTask: rssGrowthBytes / first.tasksAdded,
+    };
+  });
+}

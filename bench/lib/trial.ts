@@ -1,0 +1,213 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type CpuLayout, tasksetList } from "./cpus.ts";
+import { freePort, getList, postMany, waitUntilReady } from "./http.ts";
+import {
+  INITIAL_TASKS,
+  type Measurement,
+  type MemoryReading,
+  runtimeOf,
+  type Scenario,
+  type Subject,
+} from "./measurements.ts";
+import { CLOCK_TICKS, coreTicks, coreTicksBetween, cpuTicks, rssKib } from "./proc-stats.ts";
+import { type Command, type Running, start } from "./processes.ts";
+import { appCommand, ceilingCommand, fastifyCommand, type ServerKind, type Workspace } from "./servers.ts";
+import { runWrk, type WrkScript } from "./wrk.ts";
+
+/** The task every POST creates, while growing the list and while measuring. */
+export const NEW_TASK_BODY = '{"title":"Review the benchmark results","completed":false}';
+
+/** High enough that no run fills the list: a full list would answer 507 and falsify the POST rate. */
+const MAX_TASKS = "10000000";
+
+/** How every run loads its server. */
+export interface LoadSettings {
+  readonly seconds: number;
+  /** A short GET load before measuring (whole seconds, as wrk takes them), so that each runtime's JIT has compiled the hot paths. */
+  readonly warmSeconds: number;
+  readonly connections: number;
+  readonly threads: number;
+  /** Extra environment for the service and Fastify. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly layout: CpuLayout;
+  readonly workspace: Workspace;
+}
+
+/** What one trial measured, and the runs it had to leave out, each with the reason. */
+export interface TrialResult {
+  readonly measurements: Measurement[];
+  readonly memory: MemoryReading | undefined;
+  readonly failures: string[];
+}
+
+/** Lists over this many bytes are loaded with fewer connections: see {@link connectionsFor}. */
+const LARGE_LIST_BYTES = 1024 * 1024;
+
+interface Server {
+  readonly process: Running;
+  readonly url: string;
+  /** Where the server's output goes; removed after the trial, as request logs can be large. */
+  readonly log: string;
+}
+
+/**
+ * One trial: a fresh server of `subject`, grown by POSTs to `tasks` tasks, and, for the service, a
+ * fresh ceiling of the same runtime serving the same bytes. It measures the ceiling's GET, then the
+ * server's conditional GET, GET and POST, and stops both servers whatever happens.
+ */
+export async function runTrial(
+  subject: Subject,
+  tasks: number,
+  repeat: number,
+  load: LoadSettings,
+): Promise<TrialResult> {
+  const runtime = runtimeOf(subject);
+  const kind: ServerKind = subject === "fastify" ? "fastify" : "app";
+  const env = { ...load.env, MAX_TASKS };
+  const servers: Server[] = [];
+  const measurements: Measurement[] = [];
+  const failures: string[] = [];
+  try {
+    const port = await freePort();
+    const command = kind === "fastify" ? fastifyCommand(port, env) : appCommand(runtime, port, load.workspace, env);
+    const app = await startServer(command, port, load);
+    servers.push(app);
+    await warm(app, load.connections, load);
+    const rssBeforeKib = rssKib(app.process.pid);
+    const before = await getList(app.url, INITIAL_TASKS);
+    await postMany(app.url, NEW_TASK_BODY, tasks - INITIAL_TASKS);
+    const rssAfterKib = rssKib(app.process.pid);
+    const list = await getList(app.url, tasks);
+    const memory: MemoryReading | undefined =
+      tasks > INITIAL_TASKS
+        ? {
+            runtime,
+            server: kind,
+            tasks,
+            repeat,
+            rssBeforeKib,
+            rssAfterKib,
+            tasksAdded: tasks - INITIAL_TASKS,
+            jsonBytesAdded: list.body.byteLength - before.body.byteLength,
+          }
+        : undefined;
+
+    // Only answers that carry the whole list need fewer connections; 304s and POSTs are small at any size.
+    const listConnections = connectionsFor(list.body.byteLength, load);
+    const measure = async (server: Server, serverKind: ServerKind, scenario: Scenario, env: Record<string, string>) => {
+      const connections = scenario === "get" ? listConnections : load.connections;
+      const run = await measureRun(server, scenario, env, connections, load);
+      const m: Measurement = { runtime, server: serverKind, scenario, tasks, repeat, connections, ...run };
+      const problem = checkAnswers(m, list.body.byteLength, load.seconds);
+      if (problem === undefined) measurements.push(m);
+      else
+        failures.push(
+          `${subject} ${serverKind === "ceiling" ? "ceiling " : ""}at ${tasks} tasks, trial ${repeat}: ${problem}`,
+        );
+    };
+    if (kind === "app") {
+      const file = join(load.workspace.dir, `list-${port}.json`);
+      writeFileSync(file, list.body);
+      const ceilingPort = await freePort();
+      const ceiling = await startServer(
+        ceilingCommand(runtime, ceilingPort, load.workspace, { file, headers: list.headers }),
+        ceilingPort,
+        load,
+      );
+      servers.push(ceiling);
+      await warm(ceiling, listConnections, load);
+      await measure(ceiling, "ceiling", "get", {});
+    }
+    // The conditional GET goes first: on Node, seconds of 7 MB answers leave work behind that
+    // slows the next run by half, which would be charged to the 304s. The POST, which grows the list, goes last.
+    await measure(app, kind, "conditional-get", { BENCH_ETAG: list.etag });
+    if (tasks > INITIAL_TASKS) await warm(app, listConnections, load);
+    await measure(app, kind, "get", {});
+    await measure(app, kind, "post", { BENCH_BODY: NEW_TASK_BODY });
+    return { measurements, memory, failures };
+  } finally {
+    await Promise.all(servers.map((s) => s.process.stop()));
+    for (const server of servers) rmSync(server.log, { force: true });
+  }
+}
+
+async function startServer(command: Command, port: number, load: LoadSettings): Promise<Server> {
+  const log = join(load.workspace.dir, `server-${port}.log`);
+  const running = start(command, tasksetList(load.layout, load.layout.server), log);
+  const url = `http://127.0.0.1:${port}/tasks`;
+  try {
+    await waitUntilReady(url, running);
+  } catch (error) {
+    await running.stop();
+    throw error;
+  }
+  return { process: running, url, log };
+}
+
+/**
+ * A 7 MB list takes a server tens of milliseconds per answer, so 50 connections would queue for
+ * seconds and a 3 s run would complete a handful of requests. Ten still keep one core busy.
+ */
+function connectionsFor(listBytes: number, load: LoadSettings): number {
+  return listBytes > LARGE_LIST_BYTES ? Math.min(10, load.connections) : load.connections;
+}
+
+function warm(server: Server, connections: number, load: LoadSettings): Promise<unknown> {
+  return runWrk(
+    { url: server.url, script: "get", seconds: load.warmSeconds, threads: load.threads, connections },
+    tasksetList(load.layout, load.layout.load),
+  );
+}
+
+async function measureRun(
+  server: Server,
+  scenario: WrkScript,
+  env: Record<string, string>,
+  connections: number,
+  load: LoadSettings,
+) {
+  const { pid } = server.process;
+  const cpuBefore = cpuTicks(pid);
+  const coresBefore = coreTicks();
+  const wrk = await runWrk(
+    {
+      url: server.url,
+      script: scenario,
+      seconds: load.seconds,
+      threads: load.threads,
+      connections,
+      env,
+    },
+    tasksetList(load.layout, load.layout.load),
+  );
+  const coresAfter = coreTicks();
+  const serverTicks = cpuTicks(pid) - cpuBefore;
+  const serverCore = coreTicksBetween(coresBefore, coresAfter, load.layout.server);
+  const loadCores = coreTicksBetween(coresBefore, coresAfter, load.layout.load);
+  const share = (ticks: number, total: number) => (total === 0 ? 0 : ticks / total);
+  const e = wrk.errors;
+  return {
+    requestsPerSecond: wrk.requests / (wrk.durationUs / 1e6),
+    p50Ms: wrk.p50Us / 1000,
+    p99Ms: wrk.p99Us / 1000,
+    cpuMicrosPerRequest: ((serverTicks / CLOCK_TICKS) * 1e6) / Math.max(wrk.requests, 1),
+    bytesPerResponse: wrk.bytes / Math.max(wrk.requests, 1),
+    errors: e.connect + e.read + e.write + e.status + e.timeout,
+    serverCoreBusy: share(serverCore.busy, serverCore.total),
+    serverCoreOther: Math.max(0, share(serverCore.busy - serverTicks, serverCore.total)),
+    loadCoresBusy: share(loadCores.busy, loadCores.total),
+  };
+}
+
+/** Why a run does not measure what it claims (no answers, short GETs, 304s with a body), or undefined when it does. */
+function checkAnswers(m: Measurement, listBytes: number, seconds: number): string | undefined {
+  if (m.requestsPerSecond * seconds < 1) return `no ${m.scenario} completed in ${seconds} s`;
+  if (m.scenario === "get" && m.bytesPerResponse < listBytes) {
+    return `GET answered ${Math.round(m.bytesPerResponse)} bytes, less than the list's ${listBytes}`;
+  }
+  if (m.scenario === "conditional-get" && m.bytesPerResponse > 1024) {
+    return "the conditional GET was answered with a body: the ETag did not match";
+  }
+  return undefined;
+}

@@ -1,0 +1,111 @@
+// `npm run bench`: measures the service on Node, Bun, Deno and workerd against each runtime's
+// ceiling and against Fastify, and writes the results to bench/results/ (see bench/README.md).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { drawChart } from "./lib/chart.ts";
+import { cpuLayout, pinSelf } from "./lib/cpus.ts";
+import { describeMachine, loadNow } from "./lib/machine.ts";
+import { toMarkdown } from "./lib/markdown.ts";
+import type { Measurement, MemoryReading } from "./lib/measurements.ts";
+import { parseOptions, USAGE } from "./lib/options.ts";
+import { ROOT } from "./lib/paths.ts";
+import { stopAll, stopAllOnExit } from "./lib/processes.ts";
+import type { Workspace } from "./lib/servers.ts";
+import { summarize, summarizeMemory } from "./lib/summary.ts";
+import { checkTargets } from "./lib/targets.ts";
+import { runTrial } from "./lib/trial.ts";
+import { bundleWorker, writeCeilingWorker } from "./lib/workerd.ts";
+import { requireWrk } from "./lib/wrk.ts";
+
+const options = parseOptions(process.argv.slice(2));
+if (options === "help") {
+  console.log(USAGE);
+  process.exit(0);
+}
+requireWrk();
+stopAllOnExit();
+
+const layout = cpuLayout();
+pinSelf(layout);
+const threads = Math.min(layout.load.length, 4);
+const dir = mkdtempSync(join(tmpdir(), "task-list-bench-"));
+const outDir = join(ROOT, options.complete ? "bench/results" : "bench/results/partial");
+const began = Date.now();
+const loadAtStart = loadNow();
+const elapsed = () => `${Math.round((Date.now() - began) / 1000)}s`;
+
+try {
+  const workspace: Workspace = {
+    dir,
+    workerModules: options.subjects.includes("workerd") ? bundleWorker(dir) : [],
+    ceilingModule: writeCeilingWorker(dir),
+  };
+  const load = {
+    seconds: options.seconds,
+    warmSeconds: options.warmSeconds,
+    connections: options.connections,
+    threads,
+    env: options.env,
+    layout,
+    workspace,
+  };
+  const measurements: Measurement[] = [];
+  const memory: MemoryReading[] = [];
+  const failures: string[] = [];
+  let failed = 0;
+  // Repeats are the outer loop, so that a slow drift of the machine spreads over every server alike.
+  for (let repeat = 1; repeat <= options.repeats; repeat++) {
+    for (const tasks of options.sizes) {
+      for (const subject of options.subjects) {
+        console.log(
+          `[${elapsed()}] trial ${repeat}/${options.repeats}: ${subject} at ${tasks.toLocaleString("en")} tasks`,
+        );
+        try {
+          const trial = await runTrial(subject, tasks, repeat, load);
+          measurements.push(...trial.measurements);
+          if (trial.memory !== undefined) memory.push(trial.memory);
+          failures.push(...trial.failures);
+        } catch (error) {
+          // One failed trial leaves a gap in the medians, not a lost run; the report lists it.
+          failures.push(
+            `${subject} at ${tasks} tasks, trial ${repeat}: ${error instanceof Error ? error.message : error}`,
+          );
+        }
+        for (const failure of failures.slice(failed)) console.error(`  failed: ${failure}`);
+        failed = failures.length;
+      }
+    }
+  }
+
+  const rows = summarize(measurements);
+  const memoryRows = summarizeMemory(memory);
+  const report = {
+    date: new Date().toISOString(),
+    options,
+    machine: describeMachine(layout, loadAtStart),
+    threads,
+    rows,
+    memory: memoryRows,
+    targets: checkTargets(rows, memoryRows),
+    failures,
+  };
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    join(outDir, "results.json"),
+    `${JSON.stringify({ ...report, measurements, memoryReadings: memory }, null, 2)}\n`,
+  );
+  writeFileSync(join(outDir, "rps-by-tasks.svg"), await drawChart(rows));
+  writeFileSync(join(outDir, "results.md"), toMarkdown(report, "rps-by-tasks.svg"));
+  const missed = report.targets.filter((t) => t.met === false).length;
+  console.log(
+    `[${elapsed()}] done: ${missed} target check(s) missed, ${failures.length} run(s) failed; results in ${join(outDir, "results.md")}`,
+  );
+  if (failures.length > 0) process.exitCode = 1;
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  await stopAll();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,2 @@
+-- A plain GET of the list.
+done = require("report").done
