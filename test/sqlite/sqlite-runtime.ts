@@ -9,9 +9,6 @@ import { createTask, describeDurableServer, expectNonZeroExit, readList, startFa
 /** The runtimes that keep the list in a SQLite file. */
 type SqliteRuntime = "node" | "bun" | "deno";
 
-/** Root opens any file whatever its mode, so a read-only directory stops only other users. */
-const RUNNING_AS_ROOT = process.getuid?.() === 0;
-
 /**
  * Registers every check of TASK_STORE=sqlite on `runtime`'s real server: the conformance suite,
  * a restart that keeps the list, and clear failures at start for a SQLITE_PATH it cannot use.
@@ -56,18 +53,12 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
       expect(message).toContain(`${refusal(path)}unable to open database file`);
     });
 
-    test.skipIf(RUNNING_AS_ROOT)(
-      "a path in a read-only directory stops it at start with a non-zero exit, naming SQLITE_PATH and the cause",
-      async () => {
-        const readOnly = join(dir, "read-only");
-        mkdirSync(readOnly);
-        chmodSync(readOnly, 0o555);
-        const path = join(readOnly, "tasks.db");
-        const message = await startFailure(runtime, sqliteAt(path));
-        expectNonZeroExit(message);
-        expect(message).toContain(`${refusal(path)}unable to open database file`);
-      },
-    );
+    test("a path in a directory it may not write stops it at start with a non-zero exit, naming SQLITE_PATH and the cause", async () => {
+      const path = join(unwritableDirectory(dir), "tasks.db");
+      const message = await startFailure(runtime, sqliteAt(path));
+      expectNonZeroExit(message);
+      expect(message).toContain(`${refusal(path)}unable to open database file`);
+    });
 
     test("a file another server is using stops the second server at start, and the first keeps serving", async () => {
       const path = join(dir, "shared.db");
@@ -83,4 +74,16 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
       }
     });
   });
+}
+
+/**
+ * A directory no file can be created in. Root writes into any directory whatever its mode, so as
+ * root it is /proc, where the kernel refuses new files to everyone.
+ */
+function unwritableDirectory(parent: string): string {
+  if (process.getuid?.() === 0) return "/proc";
+  const dir = join(parent, "read-only");
+  mkdirSync(dir);
+  chmodSync(dir, 0o555);
+  return dir;
 }
