@@ -56,7 +56,36 @@ function describeServer(
       },
       options,
     );
+    test(`the ${runtime} server logs each request as one JSON object on a line of its own, with its request id`, async () => {
+      if (server === undefined) throw new Error(`The ${runtime} server did not start`);
+      const running = server;
+      const requestId = `log-check-${crypto.randomUUID()}`;
+      const path = `${options.basePath ?? ""}/tasks`;
+      const res = await fetchWithTimeout(
+        new Request(`${running.baseUrl}${path}`, { headers: { "X-Request-Id": requestId } }),
+      );
+      await res.arrayBuffer();
+      expect(res.headers.get("X-Request-Id")).toBe(requestId);
+      const line = await eventually(() =>
+        running
+          .output()
+          .split("\n")
+          .find((l) => l.includes(requestId)),
+      );
+      expect(JSON.parse(line)).toMatchObject({ level: "info", requestId, method: "GET", path, status: 200 });
+    });
   });
+}
+
+/** Polls `read` until it returns a value: log lines reach the output a little after the answer. */
+async function eventually<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Nothing appeared within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 function fetchWithTimeout(request: Request): Promise<Response> {
