@@ -8,7 +8,7 @@ import type { AppConfig } from "./config.ts";
 import { toNewTask } from "./new-task.ts";
 import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
-import { type LogSink, requestLog } from "./request-log.ts";
+import { type LogSink, requestLogger } from "./request-log.ts";
 import { isKnown, type TaskStore, taskJson } from "./store/store.ts";
 
 /** The two paths that serve the same list. */
@@ -33,19 +33,21 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
   const root = new Hono();
   const app = root.basePath(config.basePath);
 
+  const logRequest = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink);
   root.use(requestId());
-  if (config.logLevel !== "off") root.use(requestLog(config.logLevel, logSink));
+  // What every answer gets, in one layer: each middleware layer costs promises on every request.
   root.use(async (c, next) => {
-    await next();
-    c.res.headers.set("X-Content-Type-Options", "nosniff");
-  });
-  // Hono hands only Error instances to onError; any other thrown value would escape as the runtime's own 500.
-  root.use(async (_c, next) => {
+    const start = performance.now();
     try {
       await next();
     } catch (error) {
-      throw error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
+      // Hono hands only Error instances to onError and lets any other thrown value escape as the
+      // runtime's own 500, so such a value is answered here.
+      c.error = error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
+      c.res = answerError(c.error, c);
     }
+    c.res.headers.set("X-Content-Type-Options", "nosniff");
+    logRequest?.(c, start);
   });
   root.use(
     methodNotAllowed({
@@ -87,14 +89,17 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
   });
 
   root.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
-  root.onError((error, c) => {
-    if (error instanceof HTTPException && error.status !== 500) {
-      return json(c, error.status, JSON.stringify({ message: error.message }));
-    }
-    return json(c, 500, JSON.stringify({ message: "Internal server error" }));
-  });
+  root.onError(answerError);
 
   return root;
+}
+
+/** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
+function answerError(error: Error, c: Context): Response {
+  if (error instanceof HTTPException && error.status !== 500) {
+    return json(c, error.status, JSON.stringify({ message: error.message }));
+  }
+  return json(c, 500, JSON.stringify({ message: "Internal server error" }));
 }
 
 /** Answers 200 with `body` and its tag, or 304 with only the tag when the client has it (`body` undefined). */

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 
 /** How much the service logs: every request from `info` down, client errors at `warn`, server errors at `error`. */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "off";
@@ -15,14 +15,17 @@ export interface LogSink {
 }
 
 /**
- * Writes one JSON line per request at or above `level`: time, request id, method, path, status,
- * duration in ms and bytes sent, plus the error's name, message and stack for a 500.
+ * Makes the function that writes a request's JSON line when its level is at or above `level`:
+ * time, request id, method, path, status, duration in ms and bytes sent, plus the error's name,
+ * message and stack for a 500. It is called with the answered context and the `performance.now()`
+ * of the request's start.
  */
-export function requestLog(level: Exclude<LogLevel, "off">, sink: LogSink = console): MiddlewareHandler {
+export function requestLogger(
+  level: Exclude<LogLevel, "off">,
+  sink: LogSink = console,
+): (c: Context, start: number) => void {
   const threshold = SEVERITY[level];
-  return async (c, next) => {
-    const start = performance.now();
-    await next();
+  return (c, start) => {
     const status = c.res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
     if (SEVERITY[lineLevel] < threshold) return;
