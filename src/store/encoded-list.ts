@@ -6,19 +6,28 @@ const COMMA = 0x2c; // ,
 const CLOSE = 0x5d; // ]
 
 /**
+ * Address space reserved for the list's bytes. A resizable buffer grows in place within it, and
+ * the system backs only the pages written, so memory follows the list rather than its capacity and
+ * no outgrown copy is left for the garbage collector. A list that outgrows it moves to a larger one.
+ */
+const RESERVED_BYTES = 64 * 1024 * 1024;
+
+/**
  * The list kept as the bytes of its JSON array. Each task is encoded once, when it is added, so a
  * read costs the same however long the list is, and an append costs the same however long it is.
  */
 export class EncodedList {
   /** Holds "[" and the tasks joined by ","; the closing "]" is added to each snapshot. */
-  #buffer = new Uint8Array(1024);
+  #buffer = new ArrayBuffer(1024, { maxByteLength: RESERVED_BYTES });
+  /** Tracks the buffer's length as it grows. */
+  #bytes = new Uint8Array(this.#buffer);
   #length = 1;
   #snapshot: Uint8Array<ArrayBuffer> | undefined;
   #count = 0;
   #lastId = 0;
 
   constructor(tasks: Iterable<Task> = []) {
-    this.#buffer[0] = OPEN;
+    this.#bytes[0] = OPEN;
     for (const task of tasks) this.push(task);
   }
 
@@ -36,8 +45,8 @@ export class EncodedList {
     const json = taskJson(task);
     // encodeInto writes at most three bytes per UTF-16 unit; one more for the comma.
     this.#reserve(json.length * 3 + 1);
-    if (this.#count > 0) this.#buffer[this.#length++] = COMMA;
-    this.#length += encoder.encodeInto(json, this.#buffer.subarray(this.#length)).written;
+    if (this.#count > 0) this.#bytes[this.#length++] = COMMA;
+    this.#length += encoder.encodeInto(json, this.#bytes.subarray(this.#length)).written;
     this.#count++;
     this.#lastId = task.id;
     this.#snapshot = undefined;
@@ -47,7 +56,7 @@ export class EncodedList {
   bytes(): Uint8Array<ArrayBuffer> {
     if (this.#snapshot === undefined) {
       const snapshot = new Uint8Array(this.#length + 1);
-      snapshot.set(this.#buffer.subarray(0, this.#length));
+      snapshot.set(this.#bytes.subarray(0, this.#length));
       snapshot[this.#length] = CLOSE;
       this.#snapshot = snapshot;
     }
@@ -56,9 +65,17 @@ export class EncodedList {
 
   #reserve(extra: number): void {
     const needed = this.#length + extra;
-    if (needed <= this.#buffer.length) return;
-    const grown = new Uint8Array(Math.max(needed, this.#buffer.length * 2));
-    grown.set(this.#buffer.subarray(0, this.#length));
+    const size = this.#buffer.byteLength;
+    if (needed <= size) return;
+    const target = Math.max(needed, size * 2);
+    if (target <= this.#buffer.maxByteLength) {
+      this.#buffer.resize(target);
+      return;
+    }
+    const grown = new ArrayBuffer(target, { maxByteLength: Math.max(RESERVED_BYTES, target * 4) });
+    const bytes = new Uint8Array(grown);
+    bytes.set(this.#bytes.subarray(0, this.#length));
     this.#buffer = grown;
+    this.#bytes = bytes;
   }
 }
