@@ -64,9 +64,12 @@ export interface BatchedLogSink extends LogSink {
   flush(): void;
 }
 
+/** Lines a batch holds at most before it is written, whatever the timer. */
+export const MAX_BATCH_LINES = 64;
+
 /**
- * Gathers request lines and hands them to `sink` as one multi-line write per timer turn, so a busy
- * server pays for one write per batch instead of one per request. Error lines go out at once. For
+ * Gathers request lines and hands them to `sink` as one multi-line write per timer turn, or per
+ * {@link MAX_BATCH_LINES} lines, so a busy server pays for one write per batch instead of one per request. Error lines go out at once. For
  * servers that write to a stream; on Workers each `console` call is one log event, so lines go
  * there one by one. Call `flush` before the process exits.
  */
@@ -83,6 +86,11 @@ export function batchedLogSink(sink: LogSink): BatchedLogSink {
   return {
     log(line) {
       pending.push(line);
+      // A runtime busy with requests may run timers late; a bounded batch keeps memory flat.
+      if (pending.length >= MAX_BATCH_LINES) {
+        flush();
+        return;
+      }
       if (!scheduled) {
         scheduled = true;
         setTimeout(flush, 0);

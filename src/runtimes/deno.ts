@@ -7,7 +7,13 @@ import { openNodeSqlite } from "../store/sqlite-node.ts";
 const env = Deno.env.toObject();
 const { port, host } = parseListenConfig(env);
 const config = parseAppConfig(env);
-const logSink = batchedLogSink(console);
+const encoder = new TextEncoder();
+/** Writes all of `text` and a newline; Deno's `console` costs tens of MiB of heap under load. */
+const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
+  const bytes = encoder.encode(`${text}\n`);
+  for (let written = 0; written < bytes.byteLength; ) written += stream.writeSync(bytes.subarray(written));
+};
+const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
 const app = createApp({ store: createServerStore(env, openNodeSqlite), config, logSink });
 
 const server = Deno.serve(

@@ -1,5 +1,5 @@
 import { expect, test, vi } from "vitest";
-import { batchedLogSink, type LogSink } from "../../src/request-log.ts";
+import { batchedLogSink, type LogSink, MAX_BATCH_LINES } from "../../src/request-log.ts";
 
 function recordingSink() {
   const writes: { stream: "out" | "err"; text: string }[] = [];
@@ -49,4 +49,12 @@ test("flush writes what it holds now, and nothing when it holds nothing", () => 
   batched.flush();
   batched.flush();
   expect(writes).toEqual([{ stream: "out", text: '{"n":1}' }]);
+});
+
+test("writes a full batch at once, without waiting for the timer", () => {
+  const { sink, writes } = recordingSink();
+  const batched = batchedLogSink(sink);
+  const lines = Array.from({ length: MAX_BATCH_LINES + 1 }, (_, n) => `{"n":${n}}`);
+  for (const line of lines) batched.log(line);
+  expect(writes).toEqual([{ stream: "out", text: lines.slice(0, MAX_BATCH_LINES).join("\n") }]);
 });
