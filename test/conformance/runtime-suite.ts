@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
-import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
+import type { Runtime } from "../support/server.ts";
+import { useServer } from "../support/server-fixture.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "./configured.ts";
 import { describeConformance } from "./describe.ts";
 import type { ConformanceOptions } from "./suite.ts";
@@ -28,37 +29,17 @@ function describeServer(
   // Every exchange must also be one the server's own OpenAPI document describes.
   const checkedFetch = checkedAgainstOpenApi(fetchWithTimeout, options.basePath);
   describe(`${runtime} server, ${title}`, () => {
-    let server: RunningServer | undefined;
-    let startFailure: unknown;
-    // A failed start is kept rather than thrown here, so that it fails the first test with the
-    // server's log and every other test after it, instead of leaving them skipped.
-    beforeAll(async () => {
-      try {
-        server = await startServer(runtime, env);
-      } catch (error) {
-        startFailure = error;
-      }
-    });
-    afterAll(async () => {
-      await server?.stop();
-    });
+    const server = useServer(runtime, env);
     test(`the ${runtime} server starts and answers`, () => {
-      if (startFailure !== undefined) throw startFailure;
-      expect(server?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(server().baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     });
     describeConformance(
       "conformance",
-      () => {
-        if (server === undefined) {
-          throw new Error(`The ${runtime} server did not start: see "the ${runtime} server starts and answers"`);
-        }
-        return { baseUrl: `${server.baseUrl}${options.basePath ?? ""}`, fetch: checkedFetch };
-      },
+      () => ({ baseUrl: `${server().baseUrl}${options.basePath ?? ""}`, fetch: checkedFetch }),
       options,
     );
     test(`the ${runtime} server logs each request as one JSON object on a line of its own, with its request id`, async () => {
-      if (server === undefined) throw new Error(`The ${runtime} server did not start`);
-      const running = server;
+      const running = server();
       const requestId = `log-check-${crypto.randomUUID()}`;
       const path = `${options.basePath ?? ""}/tasks`;
       const res = await fetchWithTimeout(

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import type { Runtime } from "../support/server.ts";
+import { useServer } from "../support/server-fixture.ts";
 import { corsOrigins, describeCors, describeCorsOff, describeNoEcho } from "./browser-facing.ts";
 import { describeFaults } from "./faults.ts";
 import { expectMessageBody, listText, postTask, send } from "./http.ts";
 import { describeFigures, MAX_IN_FLIGHT, runMixedLoad } from "./mixed-load.ts";
-import { useServer } from "./server-fixture.ts";
 import { describeSteadyFigures, runSteadyLoad } from "./steady-load.ts";
 
 /** Seconds of mixed load per runtime: a few inside `npm test`, more with `npm run test:load`. */

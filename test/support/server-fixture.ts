@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
+import { type RunningServer, type Runtime, startServer } from "./server.ts";
 
 /**
  * Starts a server on `runtime` before the enclosing describe's tests and stops it after them, even
