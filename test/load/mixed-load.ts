@@ -1,19 +1,13 @@
 import type { RunningServer, Runtime } from "../support/server.ts";
-import { type ConnectionContext, type LoadRequest, type ResponseHeaders, runAutocannon } from "./autocannon.ts";
-import { settledMemoryKib } from "./process-memory.ts";
+import type { ConnectionContext, LoadRequest, ResponseHeaders } from "./autocannon.ts";
+import { CONNECTIONS, measuredRun, type RunFigures } from "./measured-run.ts";
 import { StatusLog } from "./status-log.ts";
 
-/** Keep-alive connections kept busy at once: enough to overlap appends, few enough for two cores. */
-export const CONNECTIONS = 16;
 /**
  * Tasks that may be stored without their 200 having arrived: autocannon drops the connections
  * when its clock stops, so the warm-up and the measured run may each leave one POST per connection.
  */
 export const MAX_IN_FLIGHT = 2 * CONNECTIONS;
-/** Seconds of load before the memory baseline, so that start-up and JIT growth are not counted. */
-const WARM_UP_SECONDS = 1;
-/** Seconds one request may take before it counts as a timeout: generous, since CI shares two cores. */
-const REQUEST_TIMEOUT_SECONDS = 30;
 /** Every title has this many characters, so the list's size follows from its length. */
 const TITLE_LENGTH = 64;
 
@@ -25,18 +19,8 @@ interface Task {
 }
 
 /** What one run of {@link runMixedLoad} did and found; printed, and checked by the tests. */
-export interface LoadFigures {
-  readonly runtime: Runtime;
-  readonly seconds: number;
+export interface LoadFigures extends RunFigures {
   readonly connections: number;
-  /** Responses received in the measured run (the warm-up excluded). */
-  readonly requests: number;
-  readonly statuses: Readonly<Record<string, number>>;
-  /** Connection errors, timeouts and resets, warm-up included. */
-  readonly connectionErrors: number;
-  readonly serverErrors: number;
-  /** Answers other than 200 to a POST or GET and 304 to a conditional GET, with the first few kept. */
-  readonly unexpected: readonly string[];
   /** POSTs answered 200, warm-up included. */
   readonly acknowledged: number;
   /** Acknowledged tasks missing from the final list, or present with other content. */
@@ -51,8 +35,6 @@ export interface LoadFigures {
   readonly idGaps: number;
   readonly tasks: number;
   readonly listBytes: number;
-  readonly memoryBeforeKib: number;
-  readonly memoryAfterKib: number;
 }
 
 /** Counts what the connections send and receive; autocannon calls its hooks for every request. */
@@ -147,19 +129,7 @@ export async function runMixedLoad(server: RunningServer, runtime: Runtime, seco
     tracker.get("/tasks"),
     tracker.conditionalGet("/index.php"),
   ];
-  const load = (duration: number) =>
-    runAutocannon({
-      url: server.baseUrl,
-      connections: CONNECTIONS,
-      duration,
-      requests,
-      timeout: REQUEST_TIMEOUT_SECONDS,
-    });
-
-  const warmUp = await load(WARM_UP_SECONDS);
-  const memoryBeforeKib = await settledMemoryKib(runtime, server.pid);
-  const run = await load(seconds);
-  const memoryAfterKib = await settledMemoryKib(runtime, server.pid);
+  const figures = await measuredRun(server, runtime, seconds, requests, tracker.log);
 
   const response = await fetch(`${server.baseUrl}/tasks`);
   const listText = await response.text();
@@ -175,14 +145,8 @@ export async function runMixedLoad(server: RunningServer, runtime: Runtime, seco
   }
 
   return {
-    runtime,
-    seconds: run.duration,
+    ...figures,
     connections: CONNECTIONS,
-    requests: run.requests.total,
-    statuses: tracker.log.statuses(),
-    connectionErrors: warmUp.errors + warmUp.resets + run.errors + run.resets,
-    serverErrors: warmUp["5xx"] + run["5xx"],
-    unexpected: tracker.log.unexpected(),
     acknowledged: tracker.acknowledged.size,
     lost,
     duplicated: [...titles.values()].filter((count) => count > 1).length,
@@ -191,8 +155,6 @@ export async function runMixedLoad(server: RunningServer, runtime: Runtime, seco
     idGaps: list.filter((task, index) => task.id !== index + 1).length,
     tasks: list.length,
     listBytes: new TextEncoder().encode(listText).byteLength,
-    memoryBeforeKib,
-    memoryAfterKib,
   };
 }
 

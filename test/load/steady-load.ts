@@ -1,27 +1,14 @@
 import type { RunningServer, Runtime } from "../support/server.ts";
-import { type LoadRequest, runAutocannon } from "./autocannon.ts";
-import { CONNECTIONS } from "./mixed-load.ts";
-import { settledMemoryKib } from "./process-memory.ts";
+import type { LoadRequest } from "./autocannon.ts";
+import { CONNECTIONS, measuredRun, type RunFigures } from "./measured-run.ts";
 import { StatusLog } from "./status-log.ts";
 
-const WARM_UP_SECONDS = 1;
-const REQUEST_TIMEOUT_SECONDS = 30;
 const JSON_TYPE = { "Content-Type": "application/json" };
 
 /** What one run of {@link runSteadyLoad} did and found. */
-export interface SteadyFigures {
-  readonly runtime: Runtime;
-  readonly seconds: number;
-  /** Responses received in the measured run (the warm-up excluded). */
-  readonly requests: number;
-  readonly statuses: Readonly<Record<string, number>>;
-  readonly connectionErrors: number;
-  readonly serverErrors: number;
-  readonly unexpected: readonly string[];
+export interface SteadyFigures extends RunFigures {
   /** Whether the list's bytes were the same after the run as before it. */
   readonly listUnchanged: boolean;
-  readonly memoryBeforeKib: number;
-  readonly memoryAfterKib: number;
 }
 
 async function currentList(server: RunningServer): Promise<{ text: string; etag: string }> {
@@ -63,33 +50,9 @@ export async function runSteadyLoad(server: RunningServer, runtime: Runtime, sec
     expecting("GET of an unknown path", 404, { method: "GET", path: "/nowhere" }),
     expecting("GET of the OpenAPI document", 200, { method: "GET", path: "/openapi.json" }),
   ];
-  const load = (duration: number) =>
-    runAutocannon({
-      url: server.baseUrl,
-      connections: CONNECTIONS,
-      duration,
-      requests,
-      timeout: REQUEST_TIMEOUT_SECONDS,
-    });
-
-  const warmUp = await load(WARM_UP_SECONDS);
-  const memoryBeforeKib = await settledMemoryKib(runtime, server.pid);
-  const run = await load(seconds);
-  const memoryAfterKib = await settledMemoryKib(runtime, server.pid);
+  const figures = await measuredRun(server, runtime, seconds, requests, log);
   const after = await currentList(server);
-
-  return {
-    runtime,
-    seconds: run.duration,
-    requests: run.requests.total,
-    statuses: log.statuses(),
-    connectionErrors: warmUp.errors + warmUp.resets + run.errors + run.resets,
-    serverErrors: warmUp["5xx"] + run["5xx"],
-    unexpected: log.unexpected(),
-    listUnchanged: after.text === before.text && after.etag === before.etag,
-    memoryBeforeKib,
-    memoryAfterKib,
-  };
+  return { ...figures, listUnchanged: after.text === before.text && after.etag === before.etag };
 }
 
 /** A few lines of figures for the log and the README. */
