@@ -69,9 +69,9 @@ export const MAX_BATCH_LINES = 64;
 
 /**
  * Gathers request lines and hands them to `sink` as one multi-line write per timer turn, or per
- * {@link MAX_BATCH_LINES} lines, so a busy server pays for one write per batch instead of one per request. Error lines go out at once. For
- * servers that write to a stream; on Workers each `console` call is one log event, so lines go
- * there one by one. Call `flush` before the process exits.
+ * {@link MAX_BATCH_LINES} lines, so a busy server pays for one write per batch instead of one per
+ * request. Error lines go out at once. For servers that write to a stream; on Workers each
+ * `console` call is one log event, so lines go there one by one. Call `flush` before the process exits.
  */
 export function batchedLogSink(sink: LogSink): BatchedLogSink {
   let pending: string[] = [];
