@@ -76,4 +76,29 @@ describe.each(ENTRY_POINTS)("POST bodies refused with 400 on $path", ({ env, pat
       "Request body must be UTF-8 encoded JSON",
     );
   });
+
+  test("refuses a body that stops midway, as when the client closes the connection, and adds nothing", async () => {
+    const app = appFrom(env);
+    const send = () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(utf8('{"title":"Cut off'));
+          controller.error(new Error("the connection closed"));
+        },
+      });
+      return app.request(path, {
+        method: "POST",
+        body,
+        headers: { "Content-Type": "application/json" },
+        duplex: "half",
+      } as RequestInit);
+    };
+    await expectRefused(
+      app,
+      path,
+      send,
+      400,
+      "Request body ended before it was complete: send the whole body before closing the connection",
+    );
+  });
 });
