@@ -4,12 +4,14 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppConfig } from "./config.ts";
+import { accessGuards } from "./access.ts";
+import { type AppConfig, listLimits } from "./config.ts";
+import { apiError } from "./errors.ts";
 import { toNewTask } from "./new-task.ts";
 import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
 import { type LogSink, requestLogger } from "./request-log.ts";
-import { isKnown, type TaskStore, taskJson } from "./store/store.ts";
+import { isKnown, type ListBody, type TaskStore, taskJson } from "./store/store.ts";
 
 /** The two paths that serve the same list. */
 export const TASK_PATHS = ["/tasks", "/index.php"];
@@ -33,7 +35,10 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
   const root = new Hono();
   const app = root.basePath(config.basePath);
 
-  const logRequest = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink);
+  const logRequest =
+    config.logLevel === "off"
+      ? undefined
+      : requestLogger(config.logLevel, logSink, [...config.readTokens, ...config.writeTokens]);
   root.use(requestId());
   // What every answer gets, in one layer: each middleware layer costs promises on every request.
   root.use(async (c, next) => {
@@ -57,35 +62,45 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
   );
   if (config.corsOrigins !== undefined) {
     const origins = config.corsOrigins;
+    // Preflights allow the headers they ask for, Authorization among them.
     const withCors = cors({
       origin: origins === "*" ? "*" : [...origins],
       allowMethods: ["GET", "HEAD", "POST"],
-      exposeHeaders: ["ETag", "X-Request-Id"],
+      exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate"],
       maxAge: 86_400,
     });
     for (const path of [...TASK_PATHS, DOCUMENT_PATH]) app.use(path, withCors);
   }
 
+  const guards = accessGuards(config.readTokens, config.writeTokens);
+  if (guards.read !== undefined) app.on("GET", TASK_PATHS, guards.read);
   app.on("GET", TASK_PATHS, async (c) => {
     const { version, body } = await store.read(parseIfNoneMatch(c.req.header("If-None-Match")));
-    return conditional(c, `"${version}"`, body, { "Cache-Control": "no-cache" });
+    return conditional(c, `"${version}"`, body && bodyOf(body), { "Cache-Control": "no-cache" });
   });
 
+  const limits = listLimits(config);
+  const fullMessage = {
+    tasks: `Task list is full: it holds the maximum of ${config.maxTasks} tasks`,
+    bytes: `Task list is full: this task would take the list past its limit of ${config.maxListBytes} bytes`,
+  };
+  if (guards.write !== undefined) app.on("POST", TASK_PATHS, guards.write);
   app.on("POST", TASK_PATHS, async (c) => {
     const body = await readBody(c.req.raw, config.maxBodyBytes);
     requireJsonContentType(c.req.header("Content-Type"));
-    const task = await store.append(toNewTask(parseJson(body)), config.maxTasks);
-    if (task === undefined) {
-      throw new HTTPException(507, { message: `Task list is full: it holds the maximum of ${config.maxTasks} tasks` });
-    }
-    return json(c, 200, taskJson(task));
+    const result = await store.append(toNewTask(parseJson(body)), limits);
+    if ("full" in result) throw apiError(507, fullMessage[result.full]);
+    return json(c, 200, taskJson(result.task));
   });
 
   const document = encode(JSON.stringify(openApiDocument(config)));
   const documentTag = `"${fnv1a(document)}"`;
   app.get(DOCUMENT_PATH, (c) => {
     const known = parseIfNoneMatch(c.req.header("If-None-Match"));
-    return conditional(c, documentTag, isKnown(documentTag.slice(1, -1), known) ? undefined : document);
+    const body = isKnown(documentTag.slice(1, -1), known)
+      ? undefined
+      : { bytes: document, byteLength: document.byteLength };
+    return conditional(c, documentTag, body);
   });
 
   root.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
@@ -96,6 +111,8 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
 
 /** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
 function answerError(error: Error, c: Context): Response {
+  // Hono's own middleware (bearer-auth) throws with the answer already made.
+  if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
     return json(c, error.status, JSON.stringify({ message: error.message }));
   }
@@ -106,16 +123,33 @@ function answerError(error: Error, c: Context): Response {
 function conditional(
   c: Context,
   etag: string,
-  body: Uint8Array<ArrayBuffer> | undefined,
+  body:
+    | { readonly bytes: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>; readonly byteLength: number }
+    | undefined,
   headers: Record<string, string> = {},
 ) {
   if (body === undefined) return c.body(null, 304, { ...headers, ETag: etag });
-  return c.body(body, 200, {
+  return c.body(body.bytes, 200, {
     ...headers,
     ETag: etag,
     "Content-Type": JSON_TYPE,
     "Content-Length": String(body.byteLength),
   });
+}
+
+/** A list body as a response body: its one part as it is, or a stream of its parts, never copied. */
+function bodyOf({ parts, byteLength }: ListBody) {
+  const [only] = parts;
+  if (parts.length === 1 && only !== undefined) return { bytes: only, byteLength };
+  let next = 0;
+  const bytes = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const part = parts[next++];
+      if (part === undefined) controller.close();
+      else controller.enqueue(part);
+    },
+  });
+  return { bytes, byteLength };
 }
 
 function json(c: Context, status: ContentfulStatusCode, text: string): Response {

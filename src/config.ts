@@ -1,4 +1,7 @@
 import { LOG_LEVELS, type LogLevel } from "./request-log.ts";
+import type { ListLimits } from "./store/store.ts";
+
+const MIB = 1024 * 1024;
 
 /** Settings of the HTTP app, read once from the environment at start. */
 export interface AppConfig {
@@ -6,10 +9,35 @@ export interface AppConfig {
   readonly basePath: string;
   readonly maxBodyBytes: number;
   readonly maxTasks: number;
+  /** Most bytes the list's JSON may take; a POST that would take it further is refused. */
+  readonly maxListBytes: number;
   /** Origins allowed by CORS: "*" for any, a list, or undefined when CORS is off. */
   readonly corsOrigins: "*" | readonly string[] | undefined;
   readonly logLevel: LogLevel;
+  /** Bearer tokens that may read the list; empty when anyone may read. */
+  readonly readTokens: readonly string[];
+  /** Bearer tokens that may read and append; empty when anyone may append. */
+  readonly writeTokens: readonly string[];
 }
+
+/** Where the service runs, as far as limits go: the largest list its stores can hold and serve. */
+export interface Platform {
+  readonly name: string;
+  readonly maxListBytes: number;
+}
+
+/**
+ * Node, Bun and Deno hold the list in the process's memory and send it whole to every GET. A
+ * gibibyte is far past any task list; the bound is there so that a slip of a few zeros is refused.
+ */
+export const SERVER_PLATFORM: Platform = { name: "Node, Bun and Deno", maxListBytes: 1024 * MIB };
+
+/**
+ * A Worker isolate has 128 MB. It keeps the list (or, with the Durable Object, its copy of it) and
+ * may hold one more task-sized RPC value while it catches up; 24 MiB leaves room for both and for
+ * the runtime, and keeps any single task well under RPC's 32 MiB cap. README has the arithmetic.
+ */
+export const WORKERS_PLATFORM: Platform = { name: "Cloudflare Workers", maxListBytes: 24 * MIB };
 
 /** Where a self-hosted server listens. */
 export interface ListenConfig {
@@ -25,16 +53,26 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-const MIB = 1024 * 1024;
+/** The default MAX_LIST_BYTES: 16 MiB. */
+export const DEFAULT_MAX_LIST_BYTES = 16 * MIB;
+/** Characters of a bearer token (RFC 6750's token68), and the shortest token accepted. */
+const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+const MIN_TOKEN_LENGTH = 16;
 
-/** Reads and validates the app's settings; throws {@link ConfigError} on the first bad value. */
-export function parseAppConfig(env: EnvRecord): AppConfig {
+/**
+ * Reads and validates the app's settings for `platform`; throws {@link ConfigError} on the first
+ * bad value. The message names the variable and never shows a token.
+ */
+export function parseAppConfig(env: EnvRecord, platform: Platform = SERVER_PLATFORM): AppConfig {
   return {
     basePath: parseBasePath(env),
     maxBodyBytes: parseCount(env, "MAX_BODY_BYTES", MIB, 1),
     maxTasks: parseCount(env, "MAX_TASKS", 100_000, 1),
+    maxListBytes: parseCount(env, "MAX_LIST_BYTES", DEFAULT_MAX_LIST_BYTES, 2, platform.maxListBytes, platform),
     corsOrigins: parseCorsOrigins(env),
     logLevel: parseChoice(env, "LOG_LEVEL", LOG_LEVELS),
+    readTokens: parseTokens(env, "READ_TOKENS"),
+    writeTokens: parseTokens(env, "WRITE_TOKENS"),
   };
 }
 
@@ -81,14 +119,39 @@ function parseCount(
   fallback: number,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
+  platform?: Platform,
 ): number {
   const value = read(env, name);
   if (value === undefined) return fallback;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!(n >= min && n <= max)) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    const where = platform === undefined ? "" : ` on ${platform.name}`;
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}${where}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** Reads a comma-separated list of bearer tokens; a refusal says which token is wrong, never what it is. */
+function parseTokens(env: EnvRecord, name: string): readonly string[] {
+  const value = read(env, name);
+  if (value === undefined) return [];
+  const tokens = value.split(",").map((token) => token.trim());
+  tokens.forEach((token, index) => {
+    const problem =
+      token === ""
+        ? "is empty"
+        : !TOKEN.test(token)
+          ? "has a character outside that set"
+          : token.length < MIN_TOKEN_LENGTH
+            ? `is ${token.length} characters long`
+            : undefined;
+    if (problem !== undefined) {
+      throw new ConfigError(
+        `${name} must be a comma-separated list of tokens of at least ${MIN_TOKEN_LENGTH} characters each, made of letters, digits and -._~+/ with = only at the end, but token ${index + 1} of ${tokens.length} ${problem}`,
+      );
+    }
+  });
+  return tokens;
 }
 
 function parseBasePath(env: EnvRecord): string {
@@ -126,4 +189,9 @@ function isOrigin(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The limits each append is checked against. */
+export function listLimits(config: AppConfig): ListLimits {
+  return { maxTasks: config.maxTasks, maxBytes: config.maxListBytes };
 }

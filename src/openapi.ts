@@ -1,3 +1,4 @@
+import { NO_TOKEN_MESSAGE, READ_ONLY_MESSAGE } from "./access.ts";
 import type { AppConfig } from "./config.ts";
 import { MISSING_FIELD_MESSAGE } from "./errors.ts";
 import { INITIAL_TASKS } from "./store/store.ts";
@@ -17,6 +18,23 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
  * configuration (its base path, body limit, list limit and CORS setting).
  */
 export function openApiDocument(config: AppConfig): object {
+  const readGuarded = config.readTokens.length > 0;
+  const writeGuarded = config.writeTokens.length > 0;
+  const guarded = readGuarded || writeGuarded;
+  // What a route needs when tokens guard it: the bearer scheme, and the 401 (and 403) it may answer.
+  const access = (needed: boolean, forbidden: boolean) =>
+    needed
+      ? {
+          security: [{ bearerToken: [] }],
+          responses: {
+            "401": response("Unauthorized"),
+            ...(forbidden ? { "403": errorResponse("The token may only read the list", READ_ONLY_MESSAGE) } : {}),
+          },
+        }
+      : { responses: {} };
+  const readAccess = access(readGuarded, false);
+  const writeAccess = access(writeGuarded, readGuarded);
+  const security = (guard: ReturnType<typeof access>) => ("security" in guard ? { security: guard.security } : {});
   const methodNotAllowed = (allow: string) => ({
     description: `Method not allowed. Allow: ${allow}`,
     responses: { "405": response(allow === "GET, HEAD" ? "MethodNotAllowedDocument" : "MethodNotAllowed") },
@@ -32,8 +50,10 @@ export function openApiDocument(config: AppConfig): object {
     get: {
       operationId: "listTasks",
       summary: "Read the whole list, in insertion order",
+      ...security(readAccess),
       parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
       responses: {
+        ...readAccess.responses,
         "200": {
           description: "The list",
           headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
@@ -46,8 +66,10 @@ export function openApiDocument(config: AppConfig): object {
     head: {
       operationId: "headTasks",
       summary: "What GET answers, without the body",
+      ...security(readAccess),
       parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
       responses: {
+        ...(readGuarded ? { "401": response("UnauthorizedNoBody") } : {}),
         "200": {
           description: "The list's headers",
           headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
@@ -59,12 +81,14 @@ export function openApiDocument(config: AppConfig): object {
     post: {
       operationId: "createTask",
       summary: "Append a task; its id is the last task's id plus 1",
+      ...security(writeAccess),
       requestBody: {
         required: true,
         description: `At most ${config.maxBodyBytes} bytes. A missing Content-Type is read as JSON. Fields other than title and completed (id included) are ignored.`,
         content: json(ref("NewTask"), { title: "Write the README", completed: false }),
       },
       responses: {
+        ...writeAccess.responses,
         "200": {
           description: "The created task",
           content: json(ref("Task"), { id: 3, title: "Write the README", completed: false }),
@@ -78,7 +102,22 @@ export function openApiDocument(config: AppConfig): object {
           `Request body must be at most ${config.maxBodyBytes} bytes`,
         ),
         "415": errorResponse("Content-Type is present and not JSON", "Content-Type must be application/json"),
-        "507": errorResponse("The list is full", `Task list is full: it holds the maximum of ${config.maxTasks} tasks`),
+        "507": {
+          description: `The list is full: it holds MAX_TASKS (${config.maxTasks}) tasks, or the task would take its JSON past MAX_LIST_BYTES (${config.maxListBytes} bytes)`,
+          content: {
+            "application/json": {
+              schema: ref("Error"),
+              examples: {
+                tasks: { value: { message: `Task list is full: it holds the maximum of ${config.maxTasks} tasks` } },
+                bytes: {
+                  value: {
+                    message: `Task list is full: this task would take the list past its limit of ${config.maxListBytes} bytes`,
+                  },
+                },
+              },
+            },
+          },
+        },
         "500": response("InternalError"),
       },
     },
@@ -122,6 +161,17 @@ export function openApiDocument(config: AppConfig): object {
     servers: [{ url: config.basePath === "" ? "/" : config.basePath }],
     paths: { "/tasks": taskPath, "/index.php": taskPath, "/openapi.json": documentPath },
     components: {
+      ...(guarded
+        ? {
+            securitySchemes: {
+              bearerToken: {
+                type: "http",
+                scheme: "bearer",
+                description: `Authorization: Bearer <token>.${readGuarded ? " Reading needs a read or write token." : ""}${writeGuarded ? " Appending needs a write token." : ""}`,
+              },
+            },
+          }
+        : {}),
       schemas: {
         Task: {
           type: "object",
@@ -182,6 +232,19 @@ export function openApiDocument(config: AppConfig): object {
           headers: { Allow: allowHeader("GET, HEAD") },
         },
         NotFound: { description: "No such path", content: json(ref("Error"), { message: "Not found" }) },
+        ...(guarded
+          ? {
+              Unauthorized: {
+                description: "No bearer token, or one the service does not know",
+                headers: { "WWW-Authenticate": challengeHeader() },
+                content: json(ref("Error"), { message: NO_TOKEN_MESSAGE }),
+              },
+              UnauthorizedNoBody: {
+                description: "No bearer token, or one the service does not know; no body",
+                headers: { "WWW-Authenticate": challengeHeader() },
+              },
+            }
+          : {}),
         InternalError: {
           description: "Something unexpected failed; the detail is in the log",
           content: json(ref("Error"), { message: "Internal server error" }),
@@ -193,6 +256,14 @@ export function openApiDocument(config: AppConfig): object {
 
 function errorResponse(description: string, example: string) {
   return { description, content: json(ref("Error"), { message: example }) };
+}
+
+function challengeHeader() {
+  return {
+    description: 'Bearer realm="tasks", with error="invalid_token" when the token sent is not known',
+    required: true,
+    schema: { type: "string", pattern: '^Bearer realm="tasks"' },
+  };
 }
 
 function allowHeader(methods: string) {

@@ -18,13 +18,18 @@ export interface LogSink {
  * Makes the function that writes a request's JSON line when its level is at or above `level`:
  * time, request id, method, path, status, duration in ms and bytes sent, plus the error's name,
  * message and stack for a 500. It is called with the answered context and the `performance.now()`
- * of the request's start.
+ * of the request's start. Any of `secrets` a client put in the path, query or user agent is
+ * replaced by `[redacted]`, written plainly or percent-encoded.
  */
 export function requestLogger(
   level: Exclude<LogLevel, "off">,
   sink: LogSink = console,
+  secrets: readonly string[] = [],
 ): (c: Context, start: number) => void {
   const threshold = SEVERITY[level];
+  const hidden = [...new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]))];
+  const redact = (text: string) =>
+    hidden.reduce((out, secret) => (out.includes(secret) ? out.replaceAll(secret, "[redacted]") : out), text);
   return (c, start) => {
     const status = c.res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
@@ -48,8 +53,14 @@ export function requestLogger(
       line.userAgent = c.req.header("User-Agent");
     }
     if (c.error !== undefined && status >= 500) line.error = describe(c.error);
-    (lineLevel === "error" ? sink.error : sink.log).call(sink, JSON.stringify(line));
+    const text = JSON.stringify(line);
+    (lineLevel === "error" ? sink.error : sink.log).call(sink, hidden.length === 0 ? text : redact(text));
   };
+}
+
+/** A log line for something other than a request, such as a warning at start, in the request lines' JSON shape. */
+export function logEvent(level: Exclude<LogLevel, "off">, message: string): string {
+  return JSON.stringify({ time: new Date().toISOString(), level, message });
 }
 
 function describe(error: unknown): { name: string; message: string; stack?: string } {

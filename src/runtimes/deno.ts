@@ -1,12 +1,7 @@
-import { createApp } from "../app.ts";
-import { parseAppConfig, parseListenConfig } from "../config.ts";
 import { batchedLogSink } from "../request-log.ts";
-import { createServerStore } from "../store/server-store.ts";
 import { openNodeSqlite } from "../store/sqlite-node.ts";
+import { createServerApp } from "./server.ts";
 
-const env = Deno.env.toObject();
-const { port, host } = parseListenConfig(env);
-const config = parseAppConfig(env);
 const encoder = new TextEncoder();
 /** Writes all of `text` and a newline; Deno's `console` costs tens of MiB of heap under load. */
 const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
@@ -14,14 +9,14 @@ const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
   for (let written = 0; written < bytes.byteLength; ) written += stream.writeSync(bytes.subarray(written));
 };
 const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
-const app = createApp({ store: createServerStore(env, openNodeSqlite), config, logSink });
+const { app, listen } = createServerApp(Deno.env.toObject(), openNodeSqlite, logSink);
 
 const server = Deno.serve(
   {
-    port,
-    hostname: host,
+    port: listen.port,
+    hostname: listen.host,
     onListen: ({ port }) =>
-      console.log(`Task list service (Deno ${Deno.version.deno}) listening on http://${host}:${port}`),
+      console.log(`Task list service (Deno ${Deno.version.deno}) listening on http://${listen.host}:${port}`),
   },
   app.fetch,
 );

@@ -1,17 +1,13 @@
 import { serve } from "@hono/node-server";
-import { createApp } from "../app.ts";
-import { parseAppConfig, parseListenConfig } from "../config.ts";
 import { batchedLogSink } from "../request-log.ts";
-import { createServerStore } from "../store/server-store.ts";
 import { openNodeSqlite } from "../store/sqlite-node.ts";
+import { createServerApp } from "./server.ts";
 
-const { port, host } = parseListenConfig(process.env);
-const config = parseAppConfig(process.env);
 const logSink = batchedLogSink(console);
-const app = createApp({ store: createServerStore(process.env, openNodeSqlite), config, logSink });
+const { app, listen } = createServerApp(process.env, openNodeSqlite, logSink);
 
-const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
-  console.log(`Task list service (Node ${process.version}) listening on http://${host}:${info.port}`);
+const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host }, (info) => {
+  console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () =>

@@ -1,7 +1,17 @@
 import { DurableObject } from "cloudflare:workers";
-import { ConfigError } from "../config.ts";
-import { type SqliteConnection, SqliteStore } from "./sqlite.ts";
-import { isKnown, type ListRead, type NewTask, type Task, type TaskStore } from "./store.ts";
+import { ConfigError, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
+import { logEvent } from "../request-log.ts";
+import { EncodedList } from "./encoded-list.ts";
+import { type SqliteConnection, SqliteList } from "./sqlite-list.ts";
+import {
+  type AppendResult,
+  isKnown,
+  type ListLimits,
+  type ListRead,
+  type NewTask,
+  overLimitWarning,
+  type TaskStore,
+} from "./store.ts";
 
 declare global {
   namespace Cloudflare {
@@ -14,62 +24,114 @@ declare global {
 
 /** The name of the deployment's one list object. */
 const LIST_NAME = "default";
+/**
+ * Bytes of tasks one {@link TaskListObject.changes} call hands over, past which it stops after the
+ * task it is on. Far under RPC's 32 MiB cap, and small enough that an isolate catching up on a whole
+ * list holds little more than the list itself.
+ */
+export const CHANGES_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** What changed in the list since a reader's copy: the tasks after the last id it has. */
+export interface ListChanges {
+  /** The list's instance id; a reader whose copy is of another instance starts again from nothing. */
+  readonly instance: string;
+  /** Tasks in the whole list now. */
+  readonly tasks: number;
+  /** The id the added tasks follow: the reader's last id, or 0 when it must start again. */
+  readonly afterId: number;
+  /** The next tasks after `afterId`, as JSON joined by commas; at most about {@link CHANGES_CHUNK_BYTES}. */
+  readonly added: { readonly json: Uint8Array<ArrayBuffer>; readonly tasks: number; readonly lastId: number };
+}
 
 /**
- * A deployment's list, in a SQLite-backed Durable Object. Being the database's only writer, it
- * serves reads from the list it keeps in memory, rebuilt from SQL each time the object starts.
+ * A deployment's list, in a SQLite-backed Durable Object. It keeps no copy of the list in memory:
+ * each caller keeps its own and asks only for the tasks it lacks, so the object's memory and each
+ * RPC value stay small however long the list grows.
  */
 export class TaskListObject extends DurableObject<Cloudflare.Env> {
   // Built synchronously in the constructor, since the SQL API is synchronous: no request can reach
-  // the object before the list is loaded, which is what blockConcurrencyWhile would otherwise ensure.
-  readonly #store: SqliteStore;
+  // the object before the list is open, which is what blockConcurrencyWhile would otherwise ensure.
+  readonly #list: SqliteList;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    this.#store = new SqliteStore(storageConnection(ctx.storage));
+    this.#list = new SqliteList(storageConnection(ctx.storage));
+    const config = parseAppConfig({ ...env }, WORKERS_PLATFORM);
+    const warning = overLimitWarning(this.#list.usage, { maxTasks: config.maxTasks, maxBytes: config.maxListBytes });
+    if (warning !== undefined) console.warn(logEvent("warn", warning));
   }
 
-  /** Reads the list; the body is left out when its version is among `known`. */
-  read(known: readonly string[]): Promise<ListRead> {
-    return this.#store.read(known);
+  /** The tasks after `afterId` of list `instance`, or from the first task when `instance` is not this list's. */
+  changes(instance: string | undefined, afterId: number): ListChanges {
+    const from = instance === this.#list.instance ? afterId : 0;
+    return {
+      instance: this.#list.instance,
+      tasks: this.#list.usage.tasks,
+      afterId: from,
+      added: this.#list.tasksAfter(from, CHANGES_CHUNK_BYTES),
+    };
   }
 
-  /** Appends a task with the next id unless the list holds `maxTasks` tasks (then undefined). */
-  append(task: NewTask, maxTasks: number): Promise<Task | undefined> {
-    return this.#store.append(task, maxTasks);
+  /**
+   * Appends a task whose title comes as the UTF-8 of its JSON string literal (exact for any title,
+   * and at most as large as the task's own JSON), unless it would break `limits`.
+   */
+  append(titleJson: Uint8Array, completed: boolean, limits: ListLimits): { id: number } | { full: "tasks" | "bytes" } {
+    const title: unknown = JSON.parse(new TextDecoder().decode(titleJson));
+    if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
+    const appended = this.#list.append({ title, completed }, limits);
+    return "full" in appended ? appended : { id: appended.task.id };
   }
 }
 
 /**
  * The list as a Worker reaches it: typed RPC calls to the deployment's {@link TaskListObject}. The
- * isolate keeps the last body it fetched and offers its version with every read, so an unchanged
- * list crosses from the object to the Worker only once per isolate.
+ * isolate keeps its own copy of the list and, on every read, asks the object only for the tasks
+ * added since, so what crosses between them follows the change, not the list's length.
  */
 export class DurableObjectStore implements TaskStore {
   readonly #namespace: DurableObjectNamespace<TaskListObject>;
-  #cached: { readonly version: string; readonly body: Uint8Array<ArrayBuffer> } | undefined;
+  #instance: string | undefined;
+  #list = new EncodedList();
 
   constructor(namespace: DurableObjectNamespace<TaskListObject>) {
     this.#namespace = namespace;
   }
 
   async read(known: readonly string[]): Promise<ListRead> {
-    // Taken before the call: another request may replace the cache while this one waits.
-    const cached = this.#cached;
-    const offered = cached === undefined ? known : [...known, cached.version];
-    const { version, body } = await this.#stub().read(offered);
-    if (body !== undefined) {
-      this.#cached = { version, body };
-      return { version, body };
-    }
-    if (cached !== undefined && cached.version === version && !isKnown(version, known)) {
-      return { version, body: cached.body };
-    }
-    return { version };
+    await this.#catchUp();
+    const version = `${this.#instance}-${this.#list.count}`;
+    return isKnown(version, known) ? { version } : { version, body: this.#list.body() };
   }
 
-  async append(task: NewTask, maxTasks: number): Promise<Task | undefined> {
-    return this.#stub().append(task, maxTasks);
+  async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
+    const titleJson = new TextEncoder().encode(JSON.stringify(task.title));
+    // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
+    // within the list's limit, far under RPC's cap.
+    if (titleJson.byteLength + 2 > limits.maxBytes) return { full: "bytes" };
+    const result = await this.#stub().append(titleJson, task.completed, limits);
+    return "full" in result ? { full: result.full } : { task: { id: result.id, ...task } };
+  }
+
+  /**
+   * Brings the copy up to at least the list as it is when this read starts. Reads that run at once
+   * share the copy: a chunk is added only onto the id it follows, and one already added is skipped.
+   */
+  async #catchUp(): Promise<void> {
+    let target: number | undefined;
+    for (;;) {
+      const changes = await this.#stub().changes(this.#instance, this.#list.lastId);
+      if (changes.instance !== this.#instance && changes.afterId === 0) {
+        this.#instance = changes.instance;
+        this.#list = new EncodedList();
+      }
+      target ??= changes.tasks;
+      const { json, tasks, lastId } = changes.added;
+      const follows = changes.instance === this.#instance && changes.afterId === this.#list.lastId;
+      if (follows) this.#list.pushEncoded(json, tasks, lastId);
+      // A count that runs ahead of the rows (a table changed by hand) must not keep the read waiting.
+      if (this.#list.count >= target || (follows && tasks === 0)) return;
+    }
   }
 
   #stub(): DurableObjectStub<TaskListObject> {
@@ -93,6 +155,7 @@ export function durableStore(namespace: DurableObjectNamespace<TaskListObject> |
 function storageConnection(storage: DurableObjectStorage): SqliteConnection {
   return {
     query: (sql, ...params) => storage.sql.exec(sql, ...params).toArray(),
+    iterate: (sql, ...params) => storage.sql.exec(sql, ...params),
     transaction: (work) => storage.transactionSync(work),
   };
 }

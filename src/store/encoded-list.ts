@@ -1,33 +1,43 @@
-import { type Task, taskJson } from "./store.ts";
+import { type ListBody, type ListUsage, type Task, taskJson } from "./store.ts";
 
 const encoder = new TextEncoder();
-const OPEN = 0x5b; // [
-const COMMA = 0x2c; // ,
-const CLOSE = 0x5d; // ]
+const OPEN = Uint8Array.of(0x5b); // [
+const COMMA = Uint8Array.of(0x2c); // ,
+const CLOSE = Uint8Array.of(0x5d); // ]
 
+/** The first page is small so that a short list takes little memory; each next one doubles, up to {@link PAGE_BYTES}. */
+const FIRST_PAGE_BYTES = 4 * 1024;
+const PAGE_BYTES = 1024 * 1024;
 /**
- * Address space reserved for the list's bytes. A resizable buffer grows in place within it, and
- * the system backs only the pages written, so memory follows the list rather than its capacity and
- * no outgrown copy is left for the garbage collector. A list that outgrows it moves to a larger one.
+ * A list up to this size is answered as one array, copied once per version, which every runtime
+ * sends fastest. A larger one is answered as views of its pages, never copied: however many
+ * readers hold however many versions, the list is in memory once.
  */
-const RESERVED_BYTES = 64 * 1024 * 1024;
+const CONTIGUOUS_BYTES = 64 * 1024;
+
+/** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
+export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
+  return encoder.encode(taskJson(task)) as Uint8Array<ArrayBuffer>;
+}
 
 /**
- * The list kept as the bytes of its JSON array. Each task is encoded once, when it is added, so a
- * read costs the same however long the list is, and an append costs the same however long it is.
+ * The list kept as the bytes of its JSON array, in pages that are only ever appended to. Each task
+ * is encoded once, when it is added, so a read costs the same however long the list is, and an
+ * append costs the same however long it is.
  */
 export class EncodedList {
-  /** Holds "[" and the tasks joined by ","; the closing "]" is added to each snapshot. */
-  #buffer = new ArrayBuffer(1024, { maxByteLength: RESERVED_BYTES });
-  /** Tracks the buffer's length as it grows. */
-  #bytes = new Uint8Array(this.#buffer);
-  #length = 1;
-  #snapshot: Uint8Array<ArrayBuffer> | undefined;
+  /** Full pages; a page never moves, and bytes once written are never written again. */
+  readonly #full: Uint8Array<ArrayBuffer>[] = [];
+  #page = new Uint8Array(FIRST_PAGE_BYTES);
+  #pageLength = 0;
+  /** Bytes written, the opening "[" included; the closing "]" is added to each body. */
+  #length = 0;
   #count = 0;
   #lastId = 0;
+  #body: ListBody | undefined;
 
   constructor(tasks: Iterable<Task> = []) {
-    this.#bytes[0] = OPEN;
+    this.#write(OPEN);
     for (const task of tasks) this.push(task);
   }
 
@@ -40,42 +50,63 @@ export class EncodedList {
     return this.#lastId;
   }
 
+  /** The tasks and the bytes of the list's JSON, brackets included. */
+  get usage(): ListUsage {
+    return { tasks: this.#count, bytes: this.#length + 1 };
+  }
+
+  /** Bytes a task whose JSON is `json` adds to the list: that JSON and, after the first task, a comma. */
+  addedBytes(json: Uint8Array): number {
+    return json.byteLength + (this.#count > 0 ? 1 : 0);
+  }
+
   /** Adds a task at the end. */
   push(task: Task): void {
-    const json = taskJson(task);
-    // encodeInto writes at most three bytes per UTF-16 unit; one more for the comma.
-    this.#reserve(json.length * 3 + 1);
-    if (this.#count > 0) this.#bytes[this.#length++] = COMMA;
-    this.#length += encoder.encodeInto(json, this.#bytes.subarray(this.#length)).written;
-    this.#count++;
-    this.#lastId = task.id;
-    this.#snapshot = undefined;
+    this.pushEncoded(encodeTask(task), 1, task.id);
   }
 
-  /** The whole list as JSON bytes. The same array is returned until the list changes, and is never written to. */
-  bytes(): Uint8Array<ArrayBuffer> {
-    if (this.#snapshot === undefined) {
-      const snapshot = new Uint8Array(this.#length + 1);
-      snapshot.set(this.#bytes.subarray(0, this.#length));
-      snapshot[this.#length] = CLOSE;
-      this.#snapshot = snapshot;
-    }
-    return this.#snapshot;
+  /** Adds `tasks` tasks given as their JSON joined by commas; `lastId` is the last one's id. */
+  pushEncoded(json: Uint8Array, tasks: number, lastId: number): void {
+    if (tasks === 0) return;
+    if (this.#count > 0) this.#write(COMMA);
+    this.#write(json);
+    this.#count += tasks;
+    this.#lastId = lastId;
+    this.#body = undefined;
   }
 
-  #reserve(extra: number): void {
-    const needed = this.#length + extra;
-    const size = this.#buffer.byteLength;
-    if (needed <= size) return;
-    const target = Math.max(needed, size * 2);
-    if (target <= this.#buffer.maxByteLength) {
-      this.#buffer.resize(target);
-      return;
+  /** The whole list as JSON. The same body is returned until the list changes. */
+  body(): ListBody {
+    this.#body ??= this.#makeBody();
+    return this.#body;
+  }
+
+  #makeBody(): ListBody {
+    const byteLength = this.#length + 1;
+    const written = [...this.#full, this.#page.subarray(0, this.#pageLength)];
+    if (byteLength > CONTIGUOUS_BYTES) return { parts: [...written, CLOSE], byteLength };
+    const bytes = new Uint8Array(byteLength);
+    let offset = 0;
+    for (const part of written) {
+      bytes.set(part, offset);
+      offset += part.byteLength;
     }
-    const grown = new ArrayBuffer(target, { maxByteLength: Math.max(RESERVED_BYTES, target * 4) });
-    const bytes = new Uint8Array(grown);
-    bytes.set(this.#bytes.subarray(0, this.#length));
-    this.#buffer = grown;
-    this.#bytes = bytes;
+    bytes.set(CLOSE, offset);
+    return { parts: [bytes], byteLength };
+  }
+
+  #write(bytes: Uint8Array): void {
+    for (let offset = 0; offset < bytes.byteLength; ) {
+      if (this.#pageLength === this.#page.byteLength) {
+        this.#full.push(this.#page);
+        this.#page = new Uint8Array(Math.min(this.#page.byteLength * 2, PAGE_BYTES));
+        this.#pageLength = 0;
+      }
+      const n = Math.min(bytes.byteLength - offset, this.#page.byteLength - this.#pageLength);
+      this.#page.set(bytes.subarray(offset, offset + n), this.#pageLength);
+      this.#pageLength += n;
+      offset += n;
+    }
+    this.#length += bytes.byteLength;
   }
 }

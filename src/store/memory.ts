@@ -1,5 +1,16 @@
-import { EncodedList } from "./encoded-list.ts";
-import { INITIAL_TASKS, isKnown, type ListRead, type NewTask, type Task, type TaskStore } from "./store.ts";
+import { EncodedList, encodeTask } from "./encoded-list.ts";
+import {
+  type AppendResult,
+  INITIAL_TASKS,
+  isKnown,
+  type ListLimits,
+  type ListRead,
+  type ListUsage,
+  limitReached,
+  type NewTask,
+  type Task,
+  type TaskStore,
+} from "./store.ts";
 
 /**
  * The default store: one list in this isolate's or process's memory, starting from the initial
@@ -10,16 +21,22 @@ export class MemoryStore implements TaskStore {
   /** Tells this list apart from other isolates' lists of the same length; made on first use, since Workers refuse random values at start-up. */
   #instance: string | undefined;
 
-  async read(known: readonly string[]): Promise<ListRead> {
-    const version = this.#version();
-    return isKnown(version, known) ? { version } : { version, body: this.#list.bytes() };
+  get usage(): ListUsage {
+    return this.#list.usage;
   }
 
-  async append(task: NewTask, maxTasks: number): Promise<Task | undefined> {
-    if (this.#list.count >= maxTasks) return undefined;
+  async read(known: readonly string[]): Promise<ListRead> {
+    const version = this.#version();
+    return isKnown(version, known) ? { version } : { version, body: this.#list.body() };
+  }
+
+  async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
     const created: Task = { id: this.#list.lastId + 1, title: task.title, completed: task.completed };
-    this.#list.push(created);
-    return created;
+    const json = encodeTask(created);
+    const full = limitReached(this.#list.usage, this.#list.addedBytes(json), limits);
+    if (full !== undefined) return { full };
+    this.#list.pushEncoded(json, 1, created.id);
+    return { task: created };
   }
 
   #version(): string {

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
-import { type SqliteFileConnection, type SqlValue, WRITER_PRAGMAS } from "./sqlite.ts";
+import { type SqliteFileConnection, WRITER_PRAGMAS } from "./sqlite.ts";
+import type { SqlValue } from "./sqlite-list.ts";
 
 /** Opens the database file at `path` with bun:sqlite, creating it if needed. */
 export function openBunSqlite(path: string): SqliteFileConnection {
@@ -10,9 +11,11 @@ export function openBunSqlite(path: string): SqliteFileConnection {
     db.close();
     throw error;
   }
+  // Bun caches the statement `query` prepares for each SQL text.
+  const statement = (sql: string) => db.query<Record<string, unknown>, SqlValue[]>(sql);
   return {
-    // Bun caches the statement `query` prepares for each SQL text.
-    query: (sql: string, ...params: SqlValue[]) => db.query<Record<string, unknown>, SqlValue[]>(sql).all(...params),
+    query: (sql: string, ...params: SqlValue[]) => statement(sql).all(...params),
+    iterate: (sql: string, ...params: SqlValue[]) => statement(sql).iterate(...params),
     transaction: <T>(work: () => T): T => db.transaction(work).immediate(),
     close: () => db.close(),
   };

@@ -1,5 +1,6 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { type SqliteFileConnection, type SqlValue, WRITER_PRAGMAS } from "./sqlite.ts";
+import { type SqliteFileConnection, WRITER_PRAGMAS } from "./sqlite.ts";
+import type { SqlValue } from "./sqlite-list.ts";
 
 /** Opens the database file at `path` with node:sqlite (Node 24 and Deno), creating it if needed. */
 export function openNodeSqlite(path: string): SqliteFileConnection {
@@ -11,16 +12,17 @@ export function openNodeSqlite(path: string): SqliteFileConnection {
     throw error;
   }
   const statements = new Map<string, StatementSync>();
-  const query = (sql: string, ...params: SqlValue[]): Record<string, unknown>[] => {
+  const prepared = (sql: string): StatementSync => {
     let statement = statements.get(sql);
     if (statement === undefined) {
       statement = db.prepare(sql);
       statements.set(sql, statement);
     }
-    return statement.all(...params);
+    return statement;
   };
   return {
-    query,
+    query: (sql: string, ...params: SqlValue[]) => prepared(sql).all(...params),
+    iterate: (sql: string, ...params: SqlValue[]) => prepared(sql).iterate(...params),
     close: () => db.close(),
     transaction<T>(work: () => T): T {
       db.exec("BEGIN IMMEDIATE");

@@ -9,12 +9,38 @@ export interface Task extends NewTask {
   readonly id: number;
 }
 
-/** The list as a GET serves it: its version, and its JSON body unless the reader already has it. */
+/** The limits an append is checked against, in the same atomic step that adds the task. */
+export interface ListLimits {
+  /** Most tasks the list may hold (MAX_TASKS). */
+  readonly maxTasks: number;
+  /** Most bytes the list's JSON may take, brackets and commas included (MAX_LIST_BYTES). */
+  readonly maxBytes: number;
+}
+
+/** What an append did: the task it added, or which limit kept it out. */
+export type AppendResult = { readonly task: Task } | { readonly full: "tasks" | "bytes" };
+
+/** How much the list holds: its tasks and the bytes of its JSON. */
+export interface ListUsage {
+  readonly tasks: number;
+  readonly bytes: number;
+}
+
+/**
+ * The list's JSON as byte parts to send one after another. Parts are never written to after they
+ * are handed out, so a slow reader keeps reading the version it asked for while the list grows.
+ */
+export interface ListBody {
+  readonly parts: readonly Uint8Array<ArrayBuffer>[];
+  readonly byteLength: number;
+}
+
+/** The list as a GET serves it: its version, and its JSON unless the reader already has it. */
 export interface ListRead {
   /** Changes whenever the list changes; safe to put between the quotes of an ETag. */
   readonly version: string;
   /** The list as JSON; absent when `version` was among the versions the reader said it knows. */
-  readonly body?: Uint8Array<ArrayBuffer>;
+  readonly body?: ListBody;
 }
 
 /** Where the list lives. Implementations are asynchronous so that a remote store fits the same shape. */
@@ -25,10 +51,10 @@ export interface TaskStore {
    */
   read(known: readonly string[]): Promise<ListRead>;
   /**
-   * Appends a task with the next id (the last id plus 1) in one atomic step, unless the list
-   * already holds `maxTasks` tasks, in which case it adds nothing and returns undefined.
+   * Appends a task with the next id (the last id plus 1) in one atomic step, unless the list would
+   * then break one of `limits`, in which case it adds nothing and says which limit.
    */
-  append(task: NewTask, maxTasks: number): Promise<Task | undefined>;
+  append(task: NewTask, limits: ListLimits): Promise<AppendResult>;
 }
 
 /** The tasks every new list starts with. */
@@ -45,4 +71,26 @@ export function taskJson(task: Task): string {
 /** Whether a reader that knows these versions already has `version`. */
 export function isKnown(version: string, known: readonly string[]): boolean {
   return known.includes(version) || known.includes("*");
+}
+
+/**
+ * The limit a list of `usage` breaks if it grows by one task of `added` bytes (its JSON and the
+ * comma before it), or undefined when the task fits.
+ */
+export function limitReached(usage: ListUsage, added: number, limits: ListLimits): "tasks" | "bytes" | undefined {
+  if (usage.tasks >= limits.maxTasks) return "tasks";
+  if (usage.bytes + added > limits.maxBytes) return "bytes";
+  return undefined;
+}
+
+/** Says what a list that already breaks a limit means for the service, or undefined when it breaks none. */
+export function overLimitWarning(usage: ListUsage, limits: ListLimits): string | undefined {
+  const over = [
+    ...(usage.tasks > limits.maxTasks ? [`${usage.tasks} tasks, more than MAX_TASKS (${limits.maxTasks})`] : []),
+    ...(usage.bytes > limits.maxBytes
+      ? [`${usage.bytes} bytes of JSON, more than MAX_LIST_BYTES (${limits.maxBytes})`]
+      : []),
+  ];
+  if (over.length === 0) return undefined;
+  return `The list holds ${over.join(" and ")}: it is served as it is, and every POST answers 507 until the limit is raised`;
 }

@@ -18,6 +18,13 @@ export interface ConformanceOptions {
   readonly maxBodyBytes?: number;
   /** MAX_TASKS, when the target was started with a limit small enough to fill; enables the 507 cases. */
   readonly maxTasks?: number;
+  /** MAX_LIST_BYTES, when the suite may fill the list to it with large titles; enables the byte-limit cases. */
+  readonly maxListBytes?: number;
+  /**
+   * A token from READ_TOKENS and one from WRITE_TOKENS, when the target has both set: requests
+   * carry the write token unless a case says otherwise, and the access cases run.
+   */
+  readonly tokens?: { readonly read: string; readonly write: string };
   /** CORS_ORIGINS as configured ("*" or origins); leave out when CORS is off. */
   readonly corsOrigins?: "*" | readonly string[];
   /** The target has served no POST yet, so it must hold exactly the two initial tasks. */
@@ -35,6 +42,8 @@ export interface RequestSpec {
   readonly body?: RequestBody;
   /** Resolve `path` against the origin instead of the base URL, to reach paths outside the base path. */
   readonly outsideBasePath?: boolean;
+  /** Send no Authorization header even when the suite has tokens; a case's own Authorization header is always sent as it is. */
+  readonly anonymous?: boolean;
 }
 
 /** A response read in full. */
@@ -56,6 +65,8 @@ export interface Task {
 export interface ListSnapshot {
   readonly tasks: readonly Task[];
   readonly text: string;
+  /** Bytes of the body: the list's JSON as the service counts it. */
+  readonly byteLength: number;
   readonly etag: string | null;
 }
 
@@ -84,7 +95,8 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
 
   const send = async (spec: RequestSpec): Promise<Reply> => {
     const url = `${spec.outsideBasePath === true ? origin : base}${spec.path}`;
-    const response = await target.fetch(new Request(url, requestInit(spec)));
+    const token = spec.anonymous === true ? undefined : options.tokens?.write;
+    const response = await target.fetch(new Request(url, requestInit(spec, token)));
     const bytes = new Uint8Array(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, bytes, text: decoder.decode(bytes) };
   };
@@ -97,7 +109,12 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
     tasks.forEach((task, index) => {
       checkTask(task, `task at index ${index}`);
     });
-    return { tasks: tasks as Task[], text: reply.text, etag: reply.headers.get("etag") };
+    return {
+      tasks: tasks as Task[],
+      text: reply.text,
+      byteLength: reply.bytes.byteLength,
+      etag: reply.headers.get("etag"),
+    };
   };
 
   const create = async (task: { title: string; completed: boolean }): Promise<Task> => {
@@ -140,9 +157,11 @@ export function checkTask(value: unknown, what: string): asserts value is Task {
   check(typeof task.completed === "boolean", `${what} must have a boolean completed`);
 }
 
-function requestInit(spec: RequestSpec): RequestInit {
+function requestInit(spec: RequestSpec, token: string | undefined): RequestInit {
+  const headers = new Headers(spec.headers);
+  if (token !== undefined && !headers.has("authorization")) headers.set("Authorization", `Bearer ${token}`);
   // `duplex` is required by fetch for streamed bodies and is missing from some RequestInit typings.
-  const init: RequestInit & { duplex?: "half" } = { method: spec.method, headers: { ...spec.headers } };
+  const init: RequestInit & { duplex?: "half" } = { method: spec.method, headers };
   const body = spec.body;
   if (body === undefined) return init;
   if (typeof body === "string") {

@@ -1,14 +1,23 @@
 import type { ConformanceOptions } from "./suite.ts";
 
+const READ_TOKEN = "conformance-read-0123456789";
+const WRITE_TOKEN = "conformance-write-0123456789";
+
 /**
  * A configuration that moves every contract setting off its default, small enough that the suite
- * can fill the list to MAX_TASKS. The same values go into the environment and into the suite's options.
+ * can fill the list to MAX_TASKS. The same values go into the environment and into the suite's
+ * options. MAX_LIST_BYTES is moved too, but stays out of reach here: the default configuration's
+ * run fills the list to its bytes.
  */
 export const CONFIGURED_ENV = {
   BASE_PATH: "/api/v1",
   MAX_BODY_BYTES: "4096",
   MAX_TASKS: "250",
+  MAX_LIST_BYTES: "4194304",
   CORS_ORIGINS: "https://app.example.com, https://admin.example.com",
+  LOG_LEVEL: "debug",
+  READ_TOKENS: `${READ_TOKEN},another-read-token-0123`,
+  WRITE_TOKENS: `another-write-token-0123, ${WRITE_TOKEN}`,
 } as const;
 
 /** What the suite is told about a target started with {@link CONFIGURED_ENV}. */
@@ -17,4 +26,11 @@ export const CONFIGURED_OPTIONS: ConformanceOptions = {
   maxBodyBytes: Number(CONFIGURED_ENV.MAX_BODY_BYTES),
   maxTasks: Number(CONFIGURED_ENV.MAX_TASKS),
   corsOrigins: CONFIGURED_ENV.CORS_ORIGINS.split(",").map((origin) => origin.trim()),
+  tokens: { read: READ_TOKEN, write: WRITE_TOKEN },
 };
+
+/** The tokens of {@link CONFIGURED_ENV}, every one of which must stay out of logs and answers. */
+export const CONFIGURED_TOKENS = [
+  ...CONFIGURED_ENV.READ_TOKENS.split(","),
+  ...CONFIGURED_ENV.WRITE_TOKENS.split(","),
+].map((token) => token.trim());

@@ -1,3 +1,5 @@
+import { accessCases } from "./access.ts";
+import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
 import { runTableCase } from "./expect.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
@@ -17,10 +19,15 @@ export interface CaseResult {
 
 /**
  * Every case of the contract for a target configured as `options` says, in the order they must
- * run: the fresh-list check first (it must see the list before any POST), the MAX_TASKS cases
- * last (they fill the list).
+ * run: the fresh-list check first (it must see the list before any POST), the limit cases last
+ * (they fill the list).
  */
 export function conformanceCases(options: ConformanceOptions = {}): ConformanceCase[] {
+  return [...casesBeforeLimits(options), ...fillingCases(options)];
+}
+
+/** The cases that leave room in the list: every case but the ones that fill it. */
+export function casesBeforeLimits(options: ConformanceOptions = {}): ConformanceCase[] {
   return [
     ...(options.fresh === true ? [freshListCase] : []),
     ...tableCases(options).map(
@@ -28,6 +35,14 @@ export function conformanceCases(options: ConformanceOptions = {}): ConformanceC
     ),
     ...statefulCases(),
     ...corsCases(options.corsOrigins),
+    ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
+  ];
+}
+
+/** The cases that fill the list to MAX_LIST_BYTES or MAX_TASKS, when the options name them. */
+export function fillingCases(options: ConformanceOptions = {}): ConformanceCase[] {
+  return [
+    ...(options.maxListBytes === undefined ? [] : byteLimitCases(options.maxListBytes)),
     ...(options.maxTasks === undefined ? [] : limitCases(options.maxTasks)),
   ];
 }

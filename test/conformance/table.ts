@@ -5,6 +5,8 @@ import type { TableCase } from "./expect.ts";
 export const MISSING_FIELD_MESSAGE = "Title or completed status is missing";
 /** The contract's default MAX_BODY_BYTES. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The contract's default MAX_LIST_BYTES. */
+export const DEFAULT_MAX_LIST_BYTES = 16 * 1024 * 1024;
 
 const TASK_PATHS = ["/tasks", "/index.php"] as const;
 const JSON_TYPE = { "Content-Type": "application/json" };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ConformanceOptions } from "../conformance/client.ts";
 import { describeConformance } from "../conformance/describe.ts";
+import { casesBeforeLimits, fillingCases } from "../conformance/suite.ts";
 import { type RunningServer, type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
 
 /** A task as the service answers it. */
@@ -19,30 +20,48 @@ export interface ListSnapshot {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** Reads the list from the service at `baseUrl`. */
-export async function readList(baseUrl: string): Promise<ListSnapshot> {
-  const res = await fetch(`${baseUrl}/tasks`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+/** Reads the list from the service at `baseUrl`, with `token` as a bearer token when given. */
+export async function readList(baseUrl: string, token?: string): Promise<ListSnapshot> {
+  const res = await fetch(`${baseUrl}/tasks`, {
+    headers: authorization(token),
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
   expect(res.status).toBe(200);
   const text = await res.text();
   return { etag: res.headers.get("ETag"), text, tasks: JSON.parse(text) as Task[] };
 }
 
-/** Creates a task on the service at `baseUrl` and returns it. */
-export async function createTask(baseUrl: string, task: { title: string; completed: boolean }): Promise<Task> {
+/** Sends a task to the service at `baseUrl` and returns the answer's status and body. */
+export async function postTask(
+  baseUrl: string,
+  task: { title: string; completed: boolean },
+  token?: string,
+): Promise<{ status: number; text: string }> {
   const res = await fetch(`${baseUrl}/tasks`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...authorization(token) },
     body: JSON.stringify(task),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Task;
+  return { status: res.status, text: await res.text() };
+}
+
+/** Creates a task on the service at `baseUrl` and returns it. */
+export async function createTask(
+  baseUrl: string,
+  task: { title: string; completed: boolean },
+  token?: string,
+): Promise<Task> {
+  const { status, text } = await postTask(baseUrl, task, token);
+  expect(status).toBe(200);
+  return JSON.parse(text) as Task;
 }
 
 /**
  * Registers the conformance suite against one server started with `env`, then restarts that same
- * server: the list it left must come back whole, with the same ETag, and ids must continue. A list
- * the suite filled to MAX_TASKS cannot show ids continuing, so such a server gets no restart check.
+ * server: the list it left must come back whole, with the same ETag, and ids must continue. When
+ * the options name a limit, the cases that fill the list follow, and a second restart must bring
+ * the full list back whole and still refuse a task.
  */
 export function describeDurableServer(
   runtime: Runtime,
@@ -52,36 +71,45 @@ export function describeDurableServer(
   start: StartOptions = {},
 ): void {
   const basePath = options.basePath ?? "";
+  const token = options.tokens?.write;
   describe(`${runtime} server, ${title}`, () => {
     let server: RunningServer | undefined;
     const running = (): RunningServer => {
       if (server === undefined) throw new Error(`The ${runtime} server did not start`);
       return server;
     };
+    const baseUrl = () => `${running().baseUrl}${basePath}`;
     beforeAll(async () => {
       server = await startServer(runtime, env(), start);
     });
     afterAll(async () => {
       await server?.stop();
     });
+    const target = () => ({ baseUrl: baseUrl(), fetch: fetchWithTimeout });
 
-    describeConformance(
-      "conformance",
-      () => ({ baseUrl: `${running().baseUrl}${basePath}`, fetch: fetchWithTimeout }),
-      options,
-    );
+    describeConformance("conformance", target, options, casesBeforeLimits(options));
 
-    if (options.maxTasks !== undefined) return;
     test("after a restart the server holds every task it had, with the same ETag, and ids continue", async () => {
-      const before = await readList(`${running().baseUrl}${basePath}`);
+      const before = await readList(baseUrl(), token);
       server = await restartServer(running());
-      const baseUrl = `${running().baseUrl}${basePath}`;
-      expect(await readList(baseUrl)).toEqual(before);
-      expect(await createTask(baseUrl, { title: "After restart", completed: true })).toEqual({
+      expect(await readList(baseUrl(), token)).toEqual(before);
+      expect(await createTask(baseUrl(), { title: "After restart", completed: true }, token)).toEqual({
         id: (before.tasks.at(-1)?.id ?? 0) + 1,
         title: "After restart",
         completed: true,
       });
+    });
+
+    const filling = fillingCases(options);
+    if (filling.length === 0) return;
+    describeConformance("the list filled to its limits", target, options, filling);
+
+    test("after a restart a full list comes back whole, with the same ETag, and still answers 507", async () => {
+      const before = await readList(baseUrl(), token);
+      server = await restartServer(running());
+      expect(await readList(baseUrl(), token)).toEqual(before);
+      expect((await postTask(baseUrl(), { title: "Past the limit", completed: false }, token)).status).toBe(507);
+      expect(await readList(baseUrl(), token)).toEqual(before);
     });
   });
 }
@@ -101,6 +129,10 @@ export async function startFailure(runtime: Runtime, env: Readonly<Record<string
 /** Checks that a failure from {@link startFailure} came from the process exiting with a non-zero code. */
 export function expectNonZeroExit(message: string): void {
   expect(message).toMatch(/exited before it answered \(exit code [1-9]\d*\)/);
+}
+
+function authorization(token: string | undefined): Record<string, string> {
+  return token === undefined ? {} : { Authorization: `Bearer ${token}` };
 }
 
 function fetchWithTimeout(request: Request): Promise<Response> {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
+import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { startServer } from "../support/server.ts";
 import { createTask, describeDurableServer, expectNonZeroExit, readList, startFailure } from "./durable-server.ts";
 
@@ -21,7 +22,10 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   });
   const sqliteAt = (path: string) => ({ TASK_STORE: "sqlite", SQLITE_PATH: path });
 
-  describeDurableServer(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "default.db")), { fresh: true });
+  describeDurableServer(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "default.db")), {
+    fresh: true,
+    maxListBytes: DEFAULT_MAX_LIST_BYTES,
+  });
   describeDurableServer(
     runtime,
     "TASK_STORE=sqlite and every setting configured",

@@ -1,9 +1,16 @@
 import { expect, test } from "vitest";
+import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { describeDurableServer, expectNonZeroExit, startFailure } from "./durable-server.ts";
 
 // `wrangler dev --env durable`, with local state in a new temporary directory that
 // test/support/server.ts passes as --persist-to, keeps across the restart, and removes at the end.
-describeDurableServer("wrangler", "--env durable", () => ({}), { fresh: true }, { args: ["--env", "durable"] });
+describeDurableServer(
+  "wrangler",
+  "--env durable",
+  () => ({}),
+  { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+  { args: ["--env", "durable"] },
+);
 
 test("TASK_STORE=durable outside the durable environment stops wrangler dev, naming the missing binding", async () => {
   const failure = await startFailure("wrangler", { TASK_STORE: "durable" });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "vitest";
-import { ConfigError, type EnvRecord, parseAppConfig, parseListenConfig } from "../../src/config.ts";
+import {
+  ConfigError,
+  type EnvRecord,
+  parseAppConfig,
+  parseListenConfig,
+  SERVER_PLATFORM,
+  WORKERS_PLATFORM,
+} from "../../src/config.ts";
 
 /** Checks that reading `env` stops with a ConfigError whose message starts with the variable's name. */
 function expectRefusal(parse: (env: EnvRecord) => unknown, env: EnvRecord, name: string): void {
@@ -21,13 +28,25 @@ describe("parseAppConfig", () => {
       basePath: "",
       maxBodyBytes: 1024 * 1024,
       maxTasks: 100_000,
+      maxListBytes: 16 * 1024 * 1024,
       corsOrigins: undefined,
       logLevel: "info",
+      readTokens: [],
+      writeTokens: [],
     });
   });
 
   test("an empty string counts as unset for every variable", () => {
-    const empty = { BASE_PATH: "", MAX_BODY_BYTES: "", MAX_TASKS: "", CORS_ORIGINS: "", LOG_LEVEL: "" };
+    const empty = {
+      BASE_PATH: "",
+      MAX_BODY_BYTES: "",
+      MAX_TASKS: "",
+      MAX_LIST_BYTES: "",
+      CORS_ORIGINS: "",
+      LOG_LEVEL: "",
+      READ_TOKENS: "",
+      WRITE_TOKENS: "",
+    };
     expect(parseAppConfig(empty)).toEqual(parseAppConfig({}));
   });
 
@@ -82,6 +101,69 @@ describe("parseAppConfig", () => {
     );
   });
 
+  describe("MAX_LIST_BYTES", () => {
+    test.each(["2", "1048576", "16777216", "1073741824"])(
+      "%s is read as a whole number on Node, Bun and Deno",
+      (value) => {
+        expect(parseAppConfig({ MAX_LIST_BYTES: value }).maxListBytes).toBe(Number(value));
+      },
+    );
+
+    test.each(["0", "1", "-1", "1.5", "16MiB", "1073741825"])("%j is refused on Node, Bun and Deno", (value) => {
+      expectRefusal(parseAppConfig, { MAX_LIST_BYTES: value }, "MAX_LIST_BYTES");
+    });
+
+    test("on Workers takes up to 24 MiB, and refuses more, naming the platform and its maximum", () => {
+      expect(parseAppConfig({ MAX_LIST_BYTES: "25165824" }, WORKERS_PLATFORM).maxListBytes).toBe(25_165_824);
+      expect(() => parseAppConfig({ MAX_LIST_BYTES: "25165825" }, WORKERS_PLATFORM)).toThrow(
+        new ConfigError(
+          'MAX_LIST_BYTES must be a whole number from 2 to 25165824 on Cloudflare Workers, got "25165825"',
+        ),
+      );
+    });
+
+    test("the default fits every platform", () => {
+      for (const platform of [SERVER_PLATFORM, WORKERS_PLATFORM]) {
+        expect(parseAppConfig({}, platform).maxListBytes).toBeLessThanOrEqual(platform.maxListBytes);
+      }
+    });
+  });
+
+  describe.each([
+    { name: "READ_TOKENS", key: "readTokens" },
+    { name: "WRITE_TOKENS", key: "writeTokens" },
+  ] as const)("$name", ({ name, key }) => {
+    const token = "abcdefghijklmnop";
+    test.each([
+      { value: token, tokens: [token] },
+      { value: ` ${token} , Zz0-._~+/Zz0-._~+/== `, tokens: [token, "Zz0-._~+/Zz0-._~+/=="] },
+      { value: "A".repeat(200), tokens: ["A".repeat(200)] },
+    ])("$value is read as $tokens", ({ value, tokens }) => {
+      expect(parseAppConfig({ [name]: value })[key]).toEqual(tokens);
+    });
+
+    test.each([
+      { value: "short-token", problem: "token 1 of 1 is 11 characters long" },
+      { value: `${token},abc`, problem: "token 2 of 2 is 3 characters long" },
+      { value: `${token},,${token}`, problem: "token 2 of 3 is empty" },
+      { value: `${token},`, problem: "token 2 of 2 is empty" },
+      { value: "secret token with spaces", problem: "token 1 of 1 has a character outside that set" },
+      { value: "abcdefgh=ijklmnopq", problem: "token 1 of 1 has a character outside that set" },
+      { value: "pässwörd-pässwörd", problem: "token 1 of 1 has a character outside that set" },
+      { value: "Bearer:abcdefghijklmnop", problem: "token 1 of 1 has a character outside that set" },
+    ])("$value is refused, saying which token is wrong without showing it", ({ value, problem }) => {
+      expectRefusal(parseAppConfig, { [name]: value }, name);
+      let message = "";
+      try {
+        parseAppConfig({ [name]: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message.endsWith(problem)).toBe(true);
+      for (const part of value.split(",")) if (part.trim().length >= 3) expect(message).not.toContain(part.trim());
+    });
+  });
+
   test.each([
     { value: "*", origins: "*" },
     { value: " * ", origins: "*" },
@@ -124,12 +206,18 @@ describe("parseAppConfig", () => {
     expectRefusal(parseAppConfig, { LOG_LEVEL: value }, "LOG_LEVEL");
   });
 
-  test.each(["BASE_PATH", "MAX_BODY_BYTES", "MAX_TASKS", "CORS_ORIGINS", "LOG_LEVEL"])(
-    "%s set to something that is neither a string nor a number is refused naming the variable",
-    (name) => {
-      expectRefusal(parseAppConfig, { [name]: { nested: true } }, name);
-    },
-  );
+  test.each([
+    "BASE_PATH",
+    "MAX_BODY_BYTES",
+    "MAX_TASKS",
+    "MAX_LIST_BYTES",
+    "CORS_ORIGINS",
+    "LOG_LEVEL",
+    "READ_TOKENS",
+    "WRITE_TOKENS",
+  ])("%s set to something that is neither a string nor a number is refused naming the variable", (name) => {
+    expectRefusal(parseAppConfig, { [name]: { nested: true } }, name);
+  });
 });
 
 describe("parseListenConfig", () => {

@@ -3,6 +3,7 @@ import { parseAppConfig } from "../../src/config.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
+import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 
 /**
@@ -10,7 +11,7 @@ import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
  * every exchange against the app's own OpenAPI document.
  */
 function appFetch(env: Record<string, string>): (request: Request) => Promise<Response> {
-  const app = createApp({ store: new MemoryStore(), config: parseAppConfig({ LOG_LEVEL: "off", ...env }) });
+  const app = createApp({ store: new MemoryStore(), config: parseAppConfig({ ...env, LOG_LEVEL: "off" }) });
   return checkedAgainstOpenApi((request: Request) => Promise.resolve(app.request(request)), env.BASE_PATH);
 }
 
@@ -18,7 +19,7 @@ const defaults = appFetch({});
 describeConformance(
   "conformance through app.request, default configuration",
   () => ({ baseUrl: "http://localhost", fetch: defaults }),
-  { fresh: true },
+  { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
 );
 
 const configured = appFetch(CONFIGURED_ENV);

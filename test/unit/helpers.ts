@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
-import type { TaskStore } from "../../src/store/store.ts";
+import type { ListBody, TaskStore } from "../../src/store/store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */
 export function appFrom(env: EnvRecord = {}, store: TaskStore = new MemoryStore()): Hono {
@@ -51,6 +51,18 @@ export async function postBytes(
   headers: Record<string, string> = {},
 ): Promise<Response> {
   return app.request(path, { method: "POST", body: bytes, headers });
+}
+
+/** The bytes of a list body, its parts joined. */
+export function joinParts(body: ListBody | undefined): Uint8Array {
+  const parts = body?.parts ?? [];
+  const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
 }
 
 /** UTF-8 bytes of a text. */

@@ -4,7 +4,8 @@ import { appFrom } from "./helpers.ts";
 
 interface Document {
   servers: unknown;
-  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>;
+  components?: { securitySchemes?: unknown };
 }
 
 const documentOf = async (res: Response) => (await res.json()) as Document;
@@ -12,6 +13,11 @@ const documentOf = async (res: Response) => (await res.json()) as Document;
 describe.each([
   { env: {}, path: "/openapi.json", server: "/" },
   { env: { BASE_PATH: "/api" }, path: "/api/openapi.json", server: "/api" },
+  {
+    env: { BASE_PATH: "/api", READ_TOKENS: "read-token-0123456789", WRITE_TOKENS: "write-token-0123456789" },
+    path: "/api/openapi.json",
+    server: "/api",
+  },
 ])("GET $path", ({ env, path, server }) => {
   test("serves a valid OpenAPI 3.1 document whose server is the base path", async () => {
     const res = await appFrom(env).request(path);
@@ -52,10 +58,41 @@ describe.each([
 });
 
 test("the document states the configured limits in its descriptions and examples", async () => {
-  const document = await documentOf(await appFrom({ MAX_BODY_BYTES: "2048", MAX_TASKS: "7" }).request("/openapi.json"));
+  const env = { MAX_BODY_BYTES: "2048", MAX_TASKS: "7", MAX_LIST_BYTES: "65536" };
+  const document = await documentOf(await appFrom(env).request("/openapi.json"));
   const text = JSON.stringify(document);
   expect(text).toContain("Request body must be at most 2048 bytes");
   expect(text).toContain("it holds the maximum of 7 tasks");
+  expect(text).toContain("this task would take the list past its limit of 65536 bytes");
+});
+
+test("without tokens the document declares no security; with them, the bearer scheme and 401/403 where they apply", async () => {
+  const open = await documentOf(await appFrom({}).request("/openapi.json"));
+  expect(JSON.stringify(open)).not.toMatch(/security|bearer|"401"|"403"/i);
+
+  const writeOnly = await documentOf(
+    await appFrom({ WRITE_TOKENS: "write-token-0123456789" }).request("/openapi.json"),
+  );
+  expect(writeOnly.components?.securitySchemes).toEqual({
+    bearerToken: expect.objectContaining({ type: "http", scheme: "bearer" }),
+  });
+  expect(writeOnly.paths["/tasks"]?.post?.security).toEqual([{ bearerToken: [] }]);
+  expect(Object.keys(writeOnly.paths["/tasks"]?.post?.responses ?? {})).toContain("401");
+  expect(Object.keys(writeOnly.paths["/tasks"]?.post?.responses ?? {})).not.toContain("403");
+  expect(writeOnly.paths["/tasks"]?.get?.security).toBeUndefined();
+
+  const both = await documentOf(
+    await appFrom({ READ_TOKENS: "read-token-0123456789", WRITE_TOKENS: "write-token-0123456789" }).request(
+      "/openapi.json",
+    ),
+  );
+  for (const method of ["get", "head", "post"] as const) {
+    expect(both.paths["/index.php"]?.[method]?.security).toEqual([{ bearerToken: [] }]);
+    expect(Object.keys(both.paths["/index.php"]?.[method]?.responses ?? {})).toContain("401");
+  }
+  expect(Object.keys(both.paths["/tasks"]?.post?.responses ?? {})).toContain("403");
+  expect(both.paths["/openapi.json"]?.get?.security).toBeUndefined();
+  expect(JSON.stringify(both)).not.toContain("token-0123456789");
 });
 
 test("the document describes OPTIONS as a CORS preflight only when CORS is on", async () => {

@@ -79,7 +79,7 @@ describe("request log", () => {
     const memory = new MemoryStore();
     const store: TaskStore = {
       read: (known) => (fail ? failingStore.read(known) : memory.read(known)),
-      append: (task, max) => memory.append(task, max),
+      append: (task, limits) => memory.append(task, limits),
     };
     const { app, lines } = loggedApp({ LOG_LEVEL: level }, store);
     await app.request("/tasks");

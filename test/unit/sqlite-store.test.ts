@@ -4,13 +4,16 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { ConfigError, parseAppConfig } from "../../src/config.ts";
+import { createServerApp } from "../../src/runtimes/server.ts";
 import { createServerStore } from "../../src/store/server-store.ts";
 import { type SqliteFileConnection, SqliteStore } from "../../src/store/sqlite.ts";
 import { openNodeSqlite } from "../../src/store/sqlite-node.ts";
 import { INITIAL_TASKS, type ListRead, type Task } from "../../src/store/store.ts";
+import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
+import { joinParts, taskText, utf8 } from "./helpers.ts";
 
 const decoder = new TextDecoder();
-const MAX = 1_000;
+const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024 };
 
 let dir: string;
 let path: string;
@@ -29,7 +32,12 @@ afterEach(() => {
 
 /** Opens the test's database file, as a server does at start. */
 function connect(): SqliteFileConnection {
-  const connection = openNodeSqlite(path);
+  return connectTo(path);
+}
+
+/** Opens any database file as a server does, closing it after the test. */
+function connectTo(file: string): SqliteFileConnection {
+  const connection = openNodeSqlite(file);
   open.push(connection);
   return connection;
 }
@@ -43,7 +51,7 @@ function close(connection: SqliteFileConnection): void {
 /** The tasks a read served, parsed from its JSON body. */
 function tasksOf(read: ListRead): Task[] {
   expect(read.body).toBeDefined();
-  return JSON.parse(decoder.decode(read.body)) as Task[];
+  return JSON.parse(decoder.decode(joinParts(read.body))) as Task[];
 }
 
 /** What a fresh list followed by these appends holds. */
@@ -55,23 +63,21 @@ describe("a SQLite store", () => {
   test("starts a new database with the two initial tasks and appends from id 3", async () => {
     const store = new SqliteStore(connect());
     expect(tasksOf(await store.read([]))).toEqual(INITIAL_TASKS);
-    const created = await store.append({ title: "Third", completed: false }, MAX);
-    expect(created).toEqual({ id: 3, title: "Third", completed: false });
+    const created = await store.append({ title: "Third", completed: false }, LIMITS);
+    expect(created).toEqual({ task: { id: 3, title: "Third", completed: false } });
     expect(tasksOf(await store.read([]))).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
   });
 
   test("writes the initial tasks once: reopening keeps every task and adds no initial task again", async () => {
     const first = connect();
-    const created = await new SqliteStore(first).append({ title: "Kept", completed: true }, MAX);
+    const created = await new SqliteStore(first).append({ title: "Kept", completed: true }, LIMITS);
     close(first);
 
     const reopened = new SqliteStore(connect());
     expect(tasksOf(await reopened.read([]))).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
-    expect(created).toEqual({ id: 3, title: "Kept", completed: true });
-    expect(await reopened.append({ title: "Next", completed: false }, MAX)).toEqual({
-      id: 4,
-      title: "Next",
-      completed: false,
+    expect(created).toEqual({ task: { id: 3, title: "Kept", completed: true } });
+    expect(await reopened.append({ title: "Next", completed: false }, LIMITS)).toEqual({
+      task: { id: 4, title: "Next", completed: false },
     });
   });
 
@@ -83,10 +89,8 @@ describe("a SQLite store", () => {
 
     const reopened = new SqliteStore(connect());
     expect(tasksOf(await reopened.read([]))).toEqual([]);
-    expect(await reopened.append({ title: "Only", completed: false }, MAX)).toEqual({
-      id: 1,
-      title: "Only",
-      completed: false,
+    expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual({
+      task: { id: 1, title: "Only", completed: false },
     });
   });
 
@@ -94,7 +98,7 @@ describe("a SQLite store", () => {
     const titles = ["\ud800", "before \udc00 after", "nul\u0000 inside", 'Grüße 🚀 "q" \\ \u2028', ""];
     const first = connect();
     const store = new SqliteStore(first);
-    for (const title of titles) await store.append({ title, completed: false }, MAX);
+    for (const title of titles) await store.append({ title, completed: false }, LIMITS);
     const body = (await store.read([])).body;
     close(first);
 
@@ -129,7 +133,7 @@ describe("a SQLite store", () => {
     const { version } = await store.read([]);
     expect(await store.read([version])).toEqual({ version });
     expect(await store.read(["*"])).toEqual({ version });
-    await store.append({ title: "Change", completed: false }, MAX);
+    await store.append({ title: "Change", completed: false }, LIMITS);
     const after = await store.read([version]);
     expect(after.version).not.toBe(version);
     expect(tasksOf(after)).toHaveLength(INITIAL_TASKS.length + 1);
@@ -138,13 +142,14 @@ describe("a SQLite store", () => {
   test("refuses an append once the list holds maxTasks tasks, and writes nothing", async () => {
     const first = connect();
     const store = new SqliteStore(first);
-    const limit = INITIAL_TASKS.length + 1;
-    const kept = await store.append({ title: "Last that fits", completed: false }, limit);
-    expect(await store.append({ title: "One too many", completed: true }, limit)).toBeUndefined();
-    expect(tasksOf(await store.read([]))).toEqual(listAfter(kept as Task));
+    const limits = { ...LIMITS, maxTasks: INITIAL_TASKS.length + 1 };
+    const kept = { id: 3, title: "Last that fits", completed: false };
+    expect(await store.append(kept, limits)).toEqual({ task: kept });
+    expect(await store.append({ title: "One too many", completed: true }, limits)).toEqual({ full: "tasks" });
+    expect(tasksOf(await store.read([]))).toEqual(listAfter(kept));
     close(first);
 
-    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(listAfter(kept as Task));
+    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(listAfter(kept));
   });
 
   test("throws when a write fails after the row was inserted, and keeps nothing of it, in memory or on disk", async () => {
@@ -156,14 +161,12 @@ describe("a SQLite store", () => {
       "CREATE TEMP TRIGGER fail_after_insert AFTER INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
     );
 
-    await expect(store.append({ title: "Half written", completed: true }, MAX)).rejects.toThrow("disk I/O error");
+    await expect(store.append({ title: "Half written", completed: true }, LIMITS)).rejects.toThrow("disk I/O error");
     expect(await store.read([])).toEqual(before);
 
     first.query("DROP TRIGGER temp.fail_after_insert");
-    expect(await store.append({ title: "Whole", completed: false }, MAX)).toEqual({
-      id: 3,
-      title: "Whole",
-      completed: false,
+    expect(await store.append({ title: "Whole", completed: false }, LIMITS)).toEqual({
+      task: { id: 3, title: "Whole", completed: false },
     });
     close(first);
     expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(
@@ -194,6 +197,57 @@ describe("a SQLite store", () => {
     expect(await (await app.request("/tasks")).text()).toBe(before);
   });
 
+  test("refuses an append that would take the list's JSON one byte past maxBytes, and writes nothing", async () => {
+    const first = connect();
+    const store = new SqliteStore(first);
+    const listBytes = () => store.usage.bytes;
+    const next = { id: 3, title: "Exactly at the limit", completed: true };
+    const exact = { ...LIMITS, maxBytes: listBytes() + utf8(taskText(next)).byteLength + 1 };
+    expect(await store.append(next, { ...exact, maxBytes: exact.maxBytes - 1 })).toEqual({ full: "bytes" });
+    expect(await store.append(next, exact)).toEqual({ task: next });
+    expect(listBytes()).toBe(exact.maxBytes);
+    const body = (await store.read([])).body;
+    expect(body?.byteLength).toBe(exact.maxBytes);
+    expect(joinParts(body).byteLength).toBe(exact.maxBytes);
+    expect(await store.append({ title: "", completed: false }, exact)).toEqual({ full: "bytes" });
+    close(first);
+    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(listAfter(next));
+  });
+
+  test("names the task limit when both limits are reached", async () => {
+    const store = new SqliteStore(connect());
+    const full = { maxTasks: INITIAL_TASKS.length, maxBytes: store.usage.bytes };
+    expect(await store.append({ title: "x", completed: false }, full)).toEqual({ full: "tasks" });
+  });
+
+  test("opens a list written before it counted bytes: counts them once, keeps every task, and checks appends against them", async () => {
+    const tasks = largeTasks(40, 3000);
+    writeLegacyList(path, tasks);
+    const first = connect();
+    const store = new SqliteStore(first);
+    const json = utf8(JSON.stringify(tasks));
+    expect(store.usage).toEqual({ tasks: 40, bytes: json.byteLength });
+    expect(joinParts((await store.read([])).body)).toEqual(json);
+    expect(first.query("SELECT json_bytes FROM list")).toEqual([{ json_bytes: json.byteLength }]);
+    expect(await store.append({ title: "Next", completed: false }, { ...LIMITS, maxBytes: json.byteLength })).toEqual({
+      full: "bytes",
+    });
+    close(first);
+    expect(new SqliteStore(connect()).usage).toEqual({ tasks: 40, bytes: json.byteLength });
+  });
+
+  test("counts the bytes again when the next open finds tasks changed by hand", async () => {
+    const first = connect();
+    new SqliteStore(first);
+    first.query(
+      "UPDATE tasks SET title_json = ? WHERE id = 1",
+      JSON.stringify("Renamed by hand, much longer than before"),
+    );
+    close(first);
+    const reopened = new SqliteStore(connect());
+    expect(reopened.usage.bytes).toBe(joinParts((await reopened.read([])).body).byteLength);
+  });
+
   test("refuses a second store on a file another store holds open", () => {
     new SqliteStore(connect());
     expect(() => new SqliteStore(openNodeSqlite(path))).toThrow(/locked/);
@@ -201,6 +255,44 @@ describe("a SQLite store", () => {
 });
 
 describe("the store a server starts with", () => {
+  test("a list already past MAX_LIST_BYTES starts, serves every task, answers 507, and the log says so once", async () => {
+    const tasks = largeTasks(30, 20_000);
+    writeLegacyList(path, tasks);
+    const lines: string[] = [];
+    const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    const env = { TASK_STORE: "sqlite", SQLITE_PATH: path, MAX_LIST_BYTES: "1048576", LOG_LEVEL: "off" };
+    const { app } = createServerApp(
+      env,
+      (file) => open[open.push(openNodeSqlite(file)) - 1] as SqliteFileConnection,
+      sink,
+    );
+
+    const list = await app.request("/tasks");
+    expect(list.status).toBe(200);
+    expect(await list.json()).toEqual(tasks);
+    const refused = await app.request("/tasks", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ title: "", completed: false }),
+    });
+    expect(refused.status).toBe(507);
+    expect(await refused.json()).toEqual({
+      message: "Task list is full: this task would take the list past its limit of 1048576 bytes",
+    });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+      level: "warn",
+      message: `The list holds ${utf8(JSON.stringify(tasks)).byteLength} bytes of JSON, more than MAX_LIST_BYTES (1048576): it is served as it is, and every POST answers 507 until the limit is raised`,
+    });
+  });
+
+  test("a list within its limits starts without a warning", () => {
+    const lines: string[] = [];
+    const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    createServerApp({ LOG_LEVEL: "off" }, openNodeSqlite, sink);
+    expect(lines).toEqual([]);
+  });
+
   test("fails with a message naming SQLITE_PATH and the cause for a file that is not a database", () => {
     writeFileSync(path, crypto.getRandomValues(new Uint8Array(4096)));
     const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: path }, openNodeSqlite);

@@ -7,7 +7,10 @@ import { describeConformance } from "../conformance/describe.ts";
 
 // MAX_TASKS is small here, so the suite fills the Durable Object's list and sees it refuse more.
 if (env.TASK_LIST === undefined) throw new Error("The durable environment must bind TASK_LIST");
-const app = createApp({ store: new DurableObjectStore(env.TASK_LIST), config: parseAppConfig(CONFIGURED_ENV) });
+const app = createApp({
+  store: new DurableObjectStore(env.TASK_LIST),
+  config: parseAppConfig({ ...CONFIGURED_ENV, LOG_LEVEL: "off" }),
+});
 
 describeConformance(
   "conformance with every setting configured, with the list in a Durable Object",

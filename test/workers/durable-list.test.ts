@@ -1,6 +1,6 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { ConfigError, parseAppConfig } from "../../src/config.ts";
 import { DurableObjectStore, durableStore, type TaskListObject } from "../../src/store/durable-object.ts";
@@ -87,6 +87,45 @@ describe("the list in the Durable Object", () => {
     expect(await read()).toEqual(before);
     const next = (await (await post({ title: "Stored", completed: true })).json()) as Task;
     expect(next.id).toBe((before.tasks.at(-1)?.id ?? 0) + 1);
+  });
+});
+
+describe("a list in the Durable Object made before MAX_LIST_BYTES existed", () => {
+  test("still loads past the limit, serves every task, answers 507, and the object says so once when it starts", async () => {
+    const title = "é".repeat(500_000);
+    // The tables as the object kept them before it counted bytes, holding 38 MB: past the default
+    // 16 MiB, and past RPC's 32 MiB, which a list handed over whole would hit.
+    const tasks = await runInDurableObject(listObject(), (_instance, state) => {
+      const sql = state.storage.sql;
+      sql.exec("DROP TRIGGER bytes_unknown_after_delete");
+      sql.exec("DROP TRIGGER bytes_unknown_after_update");
+      sql.exec("ALTER TABLE list DROP COLUMN json_bytes");
+      let id = Number(sql.exec("SELECT MAX(id) AS id FROM tasks").one().id);
+      for (let i = 0; i < 38; i++) {
+        id += 1;
+        sql.exec("INSERT INTO tasks (id, title_json, completed) VALUES (?, ?, 0)", id, JSON.stringify(title));
+      }
+      return id;
+    });
+    await evictDurableObject(listObject());
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const { text, tasks: list } = await read();
+      expect(list).toHaveLength(tasks);
+      expect(new TextEncoder().encode(text).byteLength).toBeGreaterThan(32 * 1024 * 1024);
+      const refused = await post({ title: "", completed: false });
+      expect(refused.status).toBe(507);
+      expect(await refused.json()).toEqual({
+        message: "Task list is full: this task would take the list past its limit of 16777216 bytes",
+      });
+      expect((await read()).text).toBe(text);
+      const warnings = warn.mock.calls.map(([line]) => JSON.parse(String(line)) as { level: string; message: string });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ level: "warn" });
+      expect(warnings[0]?.message).toContain("more than MAX_LIST_BYTES (16777216)");
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

@@ -1,0 +1,24 @@
+import type { Hono } from "hono";
+import { createApp } from "../app.ts";
+import { type EnvRecord, type ListenConfig, listLimits, parseAppConfig, parseListenConfig } from "../config.ts";
+import { type LogSink, logEvent } from "../request-log.ts";
+import { createServerStore } from "../store/server-store.ts";
+import type { SqliteFileConnection } from "../store/sqlite.ts";
+import { overLimitWarning } from "../store/store.ts";
+
+/**
+ * What Node, Bun and Deno do before they listen: validate the settings, open the store, say once
+ * if the list it holds is already past a limit, and build the app. Throws a ConfigError on a bad setting.
+ */
+export function createServerApp(
+  env: EnvRecord,
+  openSqlite: (path: string) => SqliteFileConnection,
+  logSink: LogSink,
+): { readonly app: Hono; readonly listen: ListenConfig } {
+  const listen = parseListenConfig(env);
+  const config = parseAppConfig(env);
+  const store = createServerStore(env, openSqlite);
+  const warning = overLimitWarning(store.usage, listLimits(config));
+  if (warning !== undefined) logSink.log(logEvent("warn", warning));
+  return { app: createApp({ store, config, logSink }), listen };
+}

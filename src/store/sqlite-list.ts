@@ -1,0 +1,201 @@
+import { encodeTask } from "./encoded-list.ts";
+import {
+  INITIAL_TASKS,
+  type ListLimits,
+  type ListUsage,
+  limitReached,
+  type NewTask,
+  type Task,
+  taskJson,
+} from "./store.ts";
+
+/** A value SQLite binds or returns that the list uses. */
+export type SqlValue = string | number | null;
+
+/**
+ * The little of a SQLite connection the list needs, so that node:sqlite, bun:sqlite and a
+ * Durable Object's `ctx.storage.sql` all fit behind it.
+ */
+export interface SqliteConnection {
+  /** Runs one statement to completion with `params` bound to its `?`s, and returns its rows. */
+  query(sql: string, ...params: SqlValue[]): Record<string, unknown>[];
+  /** Runs one statement and yields its rows one at a time; leaving the loop early ends the statement. */
+  iterate(sql: string, ...params: SqlValue[]): Iterable<Record<string, unknown>>;
+  /** Runs `work` in one transaction: everything it wrote commits, or nothing does if it throws. */
+  transaction<T>(work: () => T): T;
+}
+
+/** Tasks that follow a given id, as the list's JSON shows them: each task's JSON, joined by commas. */
+export interface TasksAfter {
+  readonly json: Uint8Array<ArrayBuffer>;
+  readonly tasks: number;
+  /** The id of the last task included, or the id asked after when none is. */
+  readonly lastId: number;
+}
+
+/** What a successful {@link SqliteList.append} added: the task and its JSON. */
+export interface Appended {
+  readonly task: Task;
+  readonly json: Uint8Array<ArrayBuffer>;
+}
+
+const SCHEMA = [
+  // A title is kept as its JSON string literal: SQLite text cannot hold the lone surrogates a JSON
+  // title may carry, and Deno's node:sqlite cuts text it reads back at the first NUL.
+  "CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, title_json TEXT NOT NULL, completed INTEGER NOT NULL)",
+  // One row: the list's random instance id, which sets its ETags apart from every other list's,
+  // its task count, kept by triggers, and the bytes of its JSON, so that an append checks both
+  // limits without reading the tasks. Lists made before json_bytes existed gain it when opened.
+  "CREATE TABLE IF NOT EXISTS list (only INTEGER PRIMARY KEY CHECK (only = 1), instance TEXT NOT NULL, task_count INTEGER NOT NULL, json_bytes INTEGER)",
+  "CREATE TRIGGER IF NOT EXISTS task_added AFTER INSERT ON tasks BEGIN UPDATE list SET task_count = task_count + 1; END",
+  "CREATE TRIGGER IF NOT EXISTS task_removed AFTER DELETE ON tasks BEGIN UPDATE list SET task_count = task_count - 1; END",
+  // Nothing in the service edits or removes a task; a change made by hand makes the byte count
+  // unknown, and the next open counts it again.
+  "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_delete AFTER DELETE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
+  "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_update AFTER UPDATE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
+];
+const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
+const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
+
+/**
+ * The list as tables in a SQLite database, of which this object must be the only writer: it keeps
+ * the list's count, bytes and last id in memory and checks each append against them.
+ */
+export class SqliteList {
+  readonly #db: SqliteConnection;
+  /** Random per list, kept in the database: ETags stay valid across restarts and differ between lists. */
+  readonly instance: string;
+  #tasks: number;
+  #bytes: number;
+  #lastId: number;
+
+  /**
+   * Creates the schema and the initial tasks if the database holds no list yet, and counts the
+   * bytes of a list that has no count (made before json_bytes existed, or changed by hand).
+   * Throws if the database cannot be read or written.
+   */
+  constructor(db: SqliteConnection) {
+    this.#db = db;
+    const state = db.transaction(() => {
+      for (const statement of SCHEMA) db.query(statement);
+      let row = db.query("SELECT * FROM list")[0];
+      if (row !== undefined && !("json_bytes" in row)) {
+        db.query("ALTER TABLE list ADD COLUMN json_bytes INTEGER");
+        row = db.query("SELECT * FROM list")[0];
+      }
+      if (row === undefined) return createList(db);
+      const instance = row.instance;
+      const tasks = row.task_count;
+      if (typeof instance !== "string" || typeof tasks !== "number") {
+        throw new Error(`The list table holds a row that is not a list: ${JSON.stringify(row)}`);
+      }
+      if (typeof row.json_bytes === "number") return { instance, tasks, bytes: row.json_bytes };
+      const bytes = countBytes(db);
+      db.query("UPDATE list SET json_bytes = ?", bytes);
+      return { instance, tasks, bytes };
+    });
+    this.instance = state.instance;
+    this.#tasks = state.tasks;
+    this.#bytes = state.bytes;
+    this.#lastId = Number(db.query("SELECT COALESCE(MAX(id), 0) AS id FROM tasks")[0]?.id ?? 0);
+  }
+
+  get usage(): ListUsage {
+    return { tasks: this.#tasks, bytes: this.#bytes };
+  }
+
+  /** Changes whenever the list changes, and is the same for the same list in every process. */
+  get version(): string {
+    return `${this.instance}-${this.#tasks}`;
+  }
+
+  /** Every task, in list order. */
+  *tasks(): Iterable<Task> {
+    for (const row of this.#db.iterate(ALL_TASKS)) yield toTask(row);
+  }
+
+  /** Appends a task with the next id, in one transaction, unless it would break one of `limits`. */
+  append(task: NewTask, limits: ListLimits): Appended | { readonly full: "tasks" | "bytes" } {
+    const created: Task = { id: this.#lastId + 1, title: task.title, completed: task.completed };
+    const json = encodeTask(created);
+    const added = json.byteLength + (this.#tasks > 0 ? 1 : 0);
+    const full = limitReached(this.usage, added, limits);
+    if (full !== undefined) return { full };
+    this.#db.transaction(() => {
+      this.#db.query(
+        "INSERT INTO tasks (id, title_json, completed) VALUES (?, ?, ?)",
+        created.id,
+        JSON.stringify(created.title),
+        Number(created.completed),
+      );
+      this.#db.query("UPDATE list SET json_bytes = json_bytes + ?", added);
+    });
+    this.#tasks += 1;
+    this.#bytes += added;
+    this.#lastId = created.id;
+    return { task: created, json };
+  }
+
+  /**
+   * The tasks after id `afterId`, in order, stopping at the first that brings their JSON to
+   * `maxBytes` or more: at least one task whenever there is one, so a caller always moves on.
+   */
+  tasksAfter(afterId: number, maxBytes: number): TasksAfter {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    let lastId = afterId;
+    for (const row of this.#db.iterate(TASKS_AFTER, afterId)) {
+      const task = toTask(row);
+      const json = encodeTask(task);
+      size += json.byteLength + (parts.length > 0 ? 1 : 0);
+      parts.push(json);
+      lastId = task.id;
+      if (size >= maxBytes) break;
+    }
+    const json = new Uint8Array(size);
+    let offset = 0;
+    for (const part of parts) {
+      if (offset > 0) json[offset++] = 0x2c;
+      json.set(part, offset);
+      offset += part.byteLength;
+    }
+    return { json, tasks: parts.length, lastId };
+  }
+}
+
+function createList(db: SqliteConnection): { instance: string; tasks: number; bytes: number } {
+  const instance = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  db.query("INSERT INTO list (only, instance, task_count, json_bytes) VALUES (1, ?, 0, 0)", instance);
+  for (const task of INITIAL_TASKS) {
+    db.query(
+      "INSERT INTO tasks (id, title_json, completed) VALUES (?, ?, ?)",
+      task.id,
+      JSON.stringify(task.title),
+      Number(task.completed),
+    );
+  }
+  const bytes = countBytes(db);
+  db.query("UPDATE list SET json_bytes = ?", bytes);
+  return { instance, tasks: INITIAL_TASKS.length, bytes };
+}
+
+/** The bytes of the list's JSON, counted task by task. */
+function countBytes(db: SqliteConnection): number {
+  const encoder = new TextEncoder();
+  let bytes = 2;
+  let first = true;
+  for (const row of db.iterate(ALL_TASKS)) {
+    bytes += encoder.encode(taskJson(toTask(row))).byteLength + (first ? 0 : 1);
+    first = false;
+  }
+  return bytes;
+}
+
+function toTask(row: Record<string, unknown>): Task {
+  const { id, title_json, completed } = row;
+  const title: unknown = typeof title_json === "string" ? JSON.parse(title_json) : undefined;
+  if (typeof id !== "number" || typeof title !== "string" || (completed !== 0 && completed !== 1)) {
+    throw new Error(`The tasks table holds a row that is not a task: ${JSON.stringify(row)}`);
+  }
+  return { id, title, completed: completed === 1 };
+}
