@@ -10,6 +10,10 @@ Cases POST tasks, so point it at a deployment whose list may grow.
   --base-path PATH          the BASE_PATH that ends --base-url, such as /api; checks that paths outside it answer 404
   --max-body-bytes N        the deployment's MAX_BODY_BYTES (default 1048576)
   --max-tasks N             the deployment's MAX_TASKS, if small enough to fill; checks 507
+  --max-list-bytes N        the deployment's MAX_LIST_BYTES: fills the list to it with large titles and checks 507
+  --read-token T --write-token T
+                            a token from READ_TOKENS and one from WRITE_TOKENS, for a deployment with both set:
+                            requests carry the write token, and the access rules are checked
   --cors-origins LIST       the deployment's CORS_ORIGINS ("*" or comma-separated origins); default: CORS off
   --fresh                   the deployment has served no POST yet: expect exactly the two initial tasks
   --request-timeout-ms N    how long one request may take (default 30000)`;
@@ -20,6 +24,9 @@ const { values } = parseArgs({
     "base-path": { type: "string" },
     "max-body-bytes": { type: "string" },
     "max-tasks": { type: "string" },
+    "max-list-bytes": { type: "string" },
+    "read-token": { type: "string" },
+    "write-token": { type: "string" },
     "cors-origins": { type: "string" },
     fresh: { type: "boolean", default: false },
     "request-timeout-ms": { type: "string", default: "30000" },
@@ -37,11 +44,17 @@ if (baseUrl === undefined || !URL.canParse(baseUrl))
 const timeoutMs = count("request-timeout-ms", values["request-timeout-ms"]) ?? 30_000;
 const maxBodyBytes = count("max-body-bytes", values["max-body-bytes"]);
 const maxTasks = count("max-tasks", values["max-tasks"]);
+const maxListBytes = count("max-list-bytes", values["max-list-bytes"]);
+const readToken = values["read-token"];
+const writeToken = values["write-token"];
+if ((readToken === undefined) !== (writeToken === undefined)) usageError("--read-token and --write-token go together");
 const corsValue = values["cors-origins"]?.trim();
 const options: ConformanceOptions = {
   ...(values["base-path"] === undefined ? {} : { basePath: values["base-path"] }),
   ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
   ...(maxTasks === undefined ? {} : { maxTasks }),
+  ...(maxListBytes === undefined ? {} : { maxListBytes }),
+  ...(readToken === undefined || writeToken === undefined ? {} : { tokens: { read: readToken, write: writeToken } }),
   ...(corsValue === undefined
     ? {}
     : { corsOrigins: corsValue === "*" ? "*" : corsValue.split(",").map((o) => o.trim()) }),

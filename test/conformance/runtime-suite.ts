@@ -3,7 +3,7 @@ import { requestHead } from "../load/http.ts";
 import { parseResponses, RawConnection } from "../load/raw-http.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import type { Runtime } from "../support/server.ts";
-import { useServer } from "../support/server-fixture.ts";
+import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS } from "./configured.ts";
 import { describeConformance } from "./describe.ts";
 import type { ConformanceOptions } from "./suite.ts";
@@ -21,6 +21,43 @@ const REQUEST_TIMEOUT_MS = 30_000;
 export function describeRuntimeConformance(runtime: Runtime): void {
   describeServer(runtime, "default configuration", {}, { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES });
   describeServer(runtime, "every setting configured", CONFIGURED_ENV, { ...CONFIGURED_OPTIONS, fresh: true });
+  describeStartRefusals(runtime);
+}
+
+/** The largest MAX_LIST_BYTES each runtime's stores can serve, as the contract's "Limits" asks them to refuse more. */
+const MAX_LIST_BYTES: Readonly<Record<Runtime, number>> = {
+  node: 1024 ** 3,
+  bun: 1024 ** 3,
+  deno: 1024 ** 3,
+  wrangler: 24 * 1024 ** 2,
+};
+
+function describeStartRefusals(runtime: Runtime): void {
+  describe(`${runtime} server with a setting it cannot use`, () => {
+    test.each([
+      { name: "WRITE_TOKENS", value: "short-secret-1", problem: "token 1 of 1 is 14 characters long" },
+      {
+        name: "READ_TOKENS",
+        value: "a-good-read-token-0123,not a token but a sentence",
+        problem: "token 2 of 2 has a character outside that set",
+      },
+    ])(
+      "$name with a token it cannot take stops it at start, saying which token, never showing it",
+      async ({ name, value, problem }) => {
+        const message = await startFailure(runtime, { [name]: value });
+        expectNonZeroExit(message);
+        expect(message).toContain(`${name} must be a comma-separated list of tokens`);
+        expect(message).toContain(problem);
+        for (const token of value.split(",")) expect(message).not.toContain(token);
+      },
+    );
+
+    test(`a MAX_LIST_BYTES past what it can serve (${MAX_LIST_BYTES[runtime]} bytes) stops it at start, naming MAX_LIST_BYTES`, async () => {
+      const message = await startFailure(runtime, { MAX_LIST_BYTES: String(MAX_LIST_BYTES[runtime] + 1) });
+      expectNonZeroExit(message);
+      expect(message).toContain(`MAX_LIST_BYTES must be a whole number from 2 to ${MAX_LIST_BYTES[runtime]}`);
+    });
+  });
 }
 
 function describeServer(

@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
+import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
-import { createTask, describeDurableServer, expectNonZeroExit, readList, startFailure } from "./durable-server.ts";
+import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
+import { createTask, describeDurableServer, postTask, readList } from "./durable-server.ts";
 
 /** The runtimes that keep the list in a SQLite file. */
 type SqliteRuntime = "node" | "bun" | "deno";
@@ -32,6 +34,33 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
     () => ({ ...CONFIGURED_ENV, ...sqliteAt(join(dir, "configured.db")) }),
     { ...CONFIGURED_OPTIONS, fresh: true },
   );
+
+  test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, answers 507, and logs a warning once`, async () => {
+    const path = join(dir, "legacy.db");
+    // 18 tasks of about a million bytes: past the default 16 MiB.
+    const tasks = largeTasks(18, 500_000);
+    writeLegacyList(path, tasks);
+    const server = await startServer(runtime, sqliteAt(path));
+    try {
+      const list = await readList(server.baseUrl);
+      expect(list.tasks).toEqual(tasks);
+      expect(list.text).toBe(JSON.stringify(tasks));
+      const refused = await postTask(server.baseUrl, { title: "", completed: false });
+      expect(refused.status).toBe(507);
+      expect(JSON.parse(refused.text)).toEqual({
+        message: "Task list is full: this task would take the list past its limit of 16777216 bytes",
+      });
+      expect((await readList(server.baseUrl)).etag).toBe(list.etag);
+      const warnings = server
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("more than MAX_LIST_BYTES"));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0] ?? "")).toMatchObject({ level: "warn" });
+    } finally {
+      await server.stop();
+    }
+  });
 
   describe(`${runtime} server with a SQLITE_PATH it cannot use`, () => {
     /** The start of the message the server must stop with, naming the variable and the path. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type RunningServer, type Runtime, startServer } from "./server.ts";
 
 /**
@@ -23,4 +23,21 @@ export function useServer(runtime: Runtime, env: Readonly<Record<string, string>
     if (server !== undefined) return server;
     throw startFailure ?? new Error(`The ${runtime} server has not started yet`);
   };
+}
+
+/** Starts a server that must refuse to start, and returns the failure's message with the server's output. */
+export async function startFailure(runtime: Runtime, env: Readonly<Record<string, string>>): Promise<string> {
+  let server: RunningServer;
+  try {
+    server = await startServer(runtime, env);
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  await server.stop();
+  throw new Error(`The ${runtime} server started with ${JSON.stringify(env)}, but it must refuse to`);
+}
+
+/** Checks that a failure from {@link startFailure} came from the process exiting with a non-zero code. */
+export function expectNonZeroExit(message: string): void {
+  expect(message).toMatch(/exited before it answered \(exit code [1-9]\d*\)/);
 }
