@@ -173,10 +173,19 @@ export function corsCases(origins: "*" | readonly string[] | undefined): Statefu
   const cases: StatefulCase[] = [
     ...TASK_PATH_NAMES.map(
       (path): StatefulCase => ({
-        name: `with CORS on, an OPTIONS preflight for ${path} from an allowed origin answers 204 allowing GET, HEAD and POST`,
+        name: `with CORS on, an OPTIONS preflight for ${path} from an allowed origin answers 204 allowing GET, HEAD and POST, and the Authorization and Content-Type headers`,
         async run(client) {
-          const reply = await client.send(preflight(path, allowed));
+          const request = preflight(path, allowed);
+          const reply = await client.send({
+            ...request,
+            anonymous: true,
+            headers: { ...request.headers, "Access-Control-Request-Headers": "authorization, content-type" },
+          });
           checkEqual(reply.status, 204, "status of the preflight");
+          const headers = (reply.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+          for (const header of ["authorization", "content-type"]) {
+            check(headers.includes(header), `Access-Control-Allow-Headers must include ${header}, got ${headers}`);
+          }
           checkEqual(reply.headers.get("access-control-allow-origin"), allowOrigin, "Access-Control-Allow-Origin");
           const methods = (reply.headers.get("access-control-allow-methods") ?? "").split(",").map((m) => m.trim());
           for (const method of ["GET", "HEAD", "POST"]) {
