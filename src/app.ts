@@ -1,25 +1,21 @@
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
-import { methodNotAllowed } from "hono/method-not-allowed";
-import { requestId } from "hono/request-id";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { accessGuards } from "./access.ts";
 import { type AppConfig, listLimits } from "./config.ts";
 import { apiError } from "./errors.ts";
 import { toNewTask } from "./new-task.ts";
 import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
+import { answer, answerError, type DutyEnv, type DutyHandler, jsonAnswer, requestDuties } from "./request-duties.ts";
 import { type LogSink, requestLogger } from "./request-log.ts";
-import { isKnown, type ListBody, type TaskStore, taskJson } from "./store/store.ts";
+import { isKnown, type ListBody, type ListRead, type TaskStore, taskJson } from "./store/store.ts";
 
 /** The two paths that serve the same list. */
 export const TASK_PATHS = ["/tasks", "/index.php"];
 const DOCUMENT_PATH = "/openapi.json";
 const JSON_TYPE = "application/json";
-const encoder = new TextEncoder();
-/** UTF-8 bytes of a text, typed as the fixed-size buffer a Response body takes. */
-const encode = (text: string) => encoder.encode(text) as Uint8Array<ArrayBuffer>;
+/** Methods in the order `Allow` lists them. */
+const METHOD_ORDER = ["GET", "HEAD", "POST"];
 
 /** What the app is built from: where the list lives, the validated configuration, and where logs go. */
 export interface AppOptions {
@@ -28,55 +24,48 @@ export interface AppOptions {
   readonly logSink?: LogSink;
 }
 
+/** The task list app, as {@link createApp} builds it. */
+export type TaskApp = Hono<DutyEnv>;
+
 /** Builds the task list app. It uses only Web-standard APIs, so every runtime serves it as it is. */
-export function createApp({ store, config, logSink = console }: AppOptions): Hono {
-  // Middleware and the 404 and error handlers sit on the root, so that requests outside the base
-  // path get request ids, logs and headers too; the routes sit under the base path.
-  const root = new Hono();
+export function createApp({ store, config, logSink = console }: AppOptions): TaskApp {
+  // The 404 and error handlers sit on the root, so that requests outside the base path get request
+  // ids, logs and headers too; the routes sit under the base path.
+  const root = new Hono<DutyEnv>();
   const app = root.basePath(config.basePath);
-
-  const logRequest =
-    config.logLevel === "off"
-      ? undefined
-      : requestLogger(config.logLevel, logSink, [...config.readTokens, ...config.writeTokens]);
-  root.use(requestId());
-  // What every answer gets, in one layer: each middleware layer costs promises on every request.
-  root.use(async (c, next) => {
-    const start = performance.now();
-    try {
-      await next();
-    } catch (error) {
-      // Hono hands only Error instances to onError and lets any other thrown value escape as the
-      // runtime's own 500, so such a value is answered here.
-      c.error = error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
-      c.res = answerError(c.error, c);
-    }
-    c.res.headers.set("X-Content-Type-Options", "nosniff");
-    logRequest?.(c, start);
-  });
-  root.use(
-    methodNotAllowed({
-      app,
-      onMethodNotAllowed: (_c, methods) => new Response(null, { status: 405, headers: { Allow: methods.join(", ") } }),
-    }),
-  );
-  if (config.corsOrigins !== undefined) {
-    const origins = config.corsOrigins;
-    // Preflights allow the headers they ask for, Authorization among them.
-    const withCors = cors({
-      origin: origins === "*" ? "*" : [...origins],
-      allowMethods: ["GET", "HEAD", "POST"],
-      exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate"],
-      maxAge: 86_400,
-    });
-    for (const path of [...TASK_PATHS, DOCUMENT_PATH]) app.use(path, withCors);
-  }
-
+  const secrets = [...config.readTokens, ...config.writeTokens];
+  const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
+  const duties = requestDuties(log);
   const guards = accessGuards(config.readTokens, config.writeTokens);
-  if (guards.read !== undefined) app.on("GET", TASK_PATHS, guards.read);
-  app.on("GET", TASK_PATHS, async (c) => {
-    const { version, body } = await store.read(parseIfNoneMatch(c.req.header("If-None-Match")));
-    return conditional(c, `"${version}"`, body && bodyOf(body), { "Cache-Control": "no-cache" });
+  const withCors =
+    config.corsOrigins === undefined
+      ? undefined
+      : cors({
+          origin: config.corsOrigins === "*" ? "*" : [...config.corsOrigins],
+          allowMethods: ["GET", "HEAD", "POST"],
+          // Preflights allow the headers they ask for, Authorization among them.
+          exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate"],
+          maxAge: 86_400,
+        });
+
+  /**
+   * Serves `method` on `paths` with `handler` behind the optional middleware: a route with none is
+   * one wrapped handler, Hono's fastest path; one with CORS or a token guard runs the duties first.
+   */
+  const route = (
+    method: string,
+    paths: string[],
+    middleware: (MiddlewareHandler<DutyEnv> | undefined)[],
+    handler: DutyHandler,
+  ): void => {
+    const chain = middleware.filter((step) => step !== undefined);
+    if (chain.length === 0) app.on(method, paths, duties.wrap(handler));
+    else app.on(method, paths, duties.middleware, ...chain, handler);
+  };
+
+  route("GET", TASK_PATHS, [withCors, guards.read], (c) => {
+    const read = store.read(parseIfNoneMatch(c.req.header("If-None-Match")));
+    return read instanceof Promise ? read.then((list) => listAnswer(c, list)) : listAnswer(c, read);
   });
 
   const limits = listLimits(config);
@@ -84,77 +73,83 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
     tasks: `Task list is full: it holds the maximum of ${config.maxTasks} tasks`,
     bytes: `Task list is full: this task would take the list past its limit of ${config.maxListBytes} bytes`,
   };
-  if (guards.write !== undefined) app.on("POST", TASK_PATHS, guards.write);
-  app.on("POST", TASK_PATHS, async (c) => {
+  route("POST", TASK_PATHS, [withCors, guards.write], async (c) => {
     const body = await readBody(c.req.raw, config.maxBodyBytes);
     requireJsonContentType(c.req.header("Content-Type"));
     const result = await store.append(toNewTask(parseJson(body)), limits);
     if ("full" in result) throw apiError(507, fullMessage[result.full]);
-    return json(c, 200, taskJson(result.task));
+    return jsonAnswer(c, 200, taskJson(result.task));
   });
 
-  const document = encode(JSON.stringify(openApiDocument(config)));
-  const documentTag = `"${fnv1a(document)}"`;
-  app.get(DOCUMENT_PATH, (c) => {
-    const known = parseIfNoneMatch(c.req.header("If-None-Match"));
-    const body = isKnown(documentTag.slice(1, -1), known)
-      ? undefined
-      : { bytes: document, byteLength: document.byteLength };
-    return conditional(c, documentTag, body);
+  const document = new TextEncoder().encode(JSON.stringify(openApiDocument(config))) as Uint8Array<ArrayBuffer>;
+  const documentTag = fnv1a(document);
+  route("GET", [DOCUMENT_PATH], [withCors], (c) => {
+    const known = isKnown(documentTag, parseIfNoneMatch(c.req.header("If-None-Match")));
+    return conditional(c, documentTag, known ? undefined : { parts: [document], byteLength: document.byteLength }, {});
   });
 
-  root.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
+  // With CORS on, Hono's CORS middleware answers every OPTIONS itself, with 204.
+  if (withCors !== undefined) app.on("OPTIONS", [...TASK_PATHS, DOCUMENT_PATH], duties.middleware, withCors);
+
+  // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.
+  let allowed: Map<string, string> | undefined;
+  root.notFound(
+    duties.wrap((c) => {
+      allowed ??= allowedMethods(root.routes);
+      const allow = allowed.get(c.req.path);
+      if (allow !== undefined) return answer(c, 405, null, { Allow: allow });
+      return jsonAnswer(c, 404, JSON.stringify({ message: "Not found" }));
+    }),
+  );
   root.onError(answerError);
 
   return root;
 }
 
-/** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
-function answerError(error: Error, c: Context): Response {
-  // Hono's own middleware (bearer-auth) throws with the answer already made.
-  if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
-  if (error instanceof HTTPException && error.status !== 500) {
-    return json(c, error.status, JSON.stringify({ message: error.message }));
-  }
-  return json(c, 500, JSON.stringify({ message: "Internal server error" }));
+/** The list's answer: 200 with its JSON, or 304 when the client holds the current version. */
+function listAnswer(c: Context<DutyEnv>, { version, body }: ListRead): Response {
+  return conditional(c, version, body, { "Cache-Control": "no-cache" });
 }
 
 /** Answers 200 with `body` and its tag, or 304 with only the tag when the client has it (`body` undefined). */
 function conditional(
-  c: Context,
-  etag: string,
-  body:
-    | { readonly bytes: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>; readonly byteLength: number }
-    | undefined,
-  headers: Record<string, string> = {},
-) {
-  if (body === undefined) return c.body(null, 304, { ...headers, ETag: etag });
-  return c.body(body.bytes, 200, {
-    ...headers,
-    ETag: etag,
-    "Content-Type": JSON_TYPE,
-    "Content-Length": String(body.byteLength),
-  });
+  c: Context<DutyEnv>,
+  version: string,
+  body: ListBody | undefined,
+  headers: Record<string, string>,
+): Response {
+  headers.ETag = `"${version}"`;
+  if (body === undefined) return answer(c, 304, null, headers);
+  headers["Content-Type"] = JSON_TYPE;
+  headers["Content-Length"] = String(body.byteLength);
+  return answer(c, 200, bodyOf(body), headers, body.byteLength);
 }
 
 /** A list body as a response body: its one part as it is, or a stream of its parts, never copied. */
-function bodyOf({ parts, byteLength }: ListBody) {
+function bodyOf({ parts }: ListBody): Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> {
   const [only] = parts;
-  if (parts.length === 1 && only !== undefined) return { bytes: only, byteLength };
+  if (parts.length === 1 && only !== undefined) return only;
   let next = 0;
-  const bytes = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     pull(controller) {
       const part = parts[next++];
       if (part === undefined) controller.close();
       else controller.enqueue(part);
     },
   });
-  return { bytes, byteLength };
 }
 
-function json(c: Context, status: ContentfulStatusCode, text: string): Response {
-  const bytes = encode(text);
-  return c.body(bytes, status, { "Content-Type": JSON_TYPE, "Content-Length": String(bytes.byteLength) });
+/** Each served path's `Allow` value, from the app's routes: GET brings HEAD, and OPTIONS (CORS) is left out. */
+function allowedMethods(routes: readonly { path: string; method: string }[]): Map<string, string> {
+  const methods = new Map<string, Set<string>>();
+  for (const { path, method } of routes) {
+    if (!METHOD_ORDER.includes(method)) continue;
+    const set = methods.get(path) ?? new Set();
+    set.add(method);
+    if (method === "GET") set.add("HEAD");
+    methods.set(path, set);
+  }
+  return new Map([...methods].map(([path, set]) => [path, METHOD_ORDER.filter((m) => set.has(m)).join(", ")]));
 }
 
 /** The entity tags of an `If-None-Match` header, without quotes or weak markers; `*` stays `*`. */

@@ -1,4 +1,4 @@
-import type { Context } from "hono";
+import type { RequestLog } from "./request-duties.ts";
 
 /** How much the service logs: every request from `info` down, client errors at `warn`, server errors at `error`. */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "off";
@@ -17,44 +17,42 @@ export interface LogSink {
 /**
  * Makes the function that writes a request's JSON line when its level is at or above `level`:
  * time, request id, method, path, status, duration in ms and bytes sent, plus the error's name,
- * message and stack for a 500. It is called with the answered context and the `performance.now()`
- * of the request's start. Any of `secrets` a client put in the path, query or user agent is
+ * message and stack for a 500. Any of `secrets` a client put in the path, query or user agent is
  * replaced by `[redacted]`, written plainly or percent-encoded.
  */
 export function requestLogger(
   level: Exclude<LogLevel, "off">,
   sink: LogSink = console,
   secrets: readonly string[] = [],
-): (c: Context, start: number) => void {
+): RequestLog {
   const threshold = SEVERITY[level];
   const hidden = [...new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]))];
   const redact = (text: string) =>
     hidden.reduce((out, secret) => (out.includes(secret) ? out.replaceAll(secret, "[redacted]") : out), text);
-  return (c, start) => {
-    const status = c.res.status;
+  return (c, duty, res) => {
+    const status = res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
     if (SEVERITY[lineLevel] < threshold) return;
     const method = c.req.method;
-    // Every answer with a body carries Content-Length; reading `c.res.body` instead would turn
-    // @hono/node-server's lightweight Response into a streamed one and cost more than the log.
-    const noBody = method === "HEAD" || status === 304;
-    const line: Record<string, unknown> = {
-      time: new Date().toISOString(),
-      level: lineLevel,
-      requestId: c.get("requestId"),
-      method,
-      path: c.req.path,
-      status,
-      durationMs: Math.round((performance.now() - start) * 1000) / 1000,
-      bytesOut: noBody ? 0 : Number(c.res.headers.get("Content-Length") ?? 0),
-    };
+    // An answer the service made says its size; reading another's body would cost more than the log.
+    const bytes =
+      method === "HEAD" || status === 304
+        ? 0
+        : duty.complete
+          ? duty.bytes
+          : Number(res.headers.get("Content-Length") ?? 0);
+    const durationMs = Math.round((performance.now() - duty.start) * 1000) / 1000;
+    // Written field by field: the id is made of [\w=-] and the level is ours, so only the
+    // method and path need escaping, and no object is built per request.
+    let line = `{"time":"${new Date().toISOString()}","level":"${lineLevel}","requestId":"${duty.id}","method":${JSON.stringify(method)},"path":${JSON.stringify(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}`;
     if (level === "debug") {
-      line.query = new URL(c.req.url).search;
-      line.userAgent = c.req.header("User-Agent");
+      line += `,"query":${JSON.stringify(new URL(c.req.url).search)}`;
+      const userAgent = c.req.header("User-Agent");
+      if (userAgent !== undefined) line += `,"userAgent":${JSON.stringify(userAgent)}`;
     }
-    if (c.error !== undefined && status >= 500) line.error = describe(c.error);
-    const text = JSON.stringify(line);
-    (lineLevel === "error" ? sink.error : sink.log).call(sink, hidden.length === 0 ? text : redact(text));
+    if (c.error !== undefined && status >= 500) line += `,"error":${JSON.stringify(describe(c.error))}`;
+    line += "}";
+    (lineLevel === "error" ? sink.error : sink.log).call(sink, hidden.length === 0 ? line : redact(line));
   };
 }
 

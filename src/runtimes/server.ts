@@ -1,5 +1,4 @@
-import type { Hono } from "hono";
-import { createApp } from "../app.ts";
+import { createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, listLimits, parseAppConfig, parseListenConfig } from "../config.ts";
 import { type LogSink, logEvent } from "../request-log.ts";
 import { createServerStore } from "../store/server-store.ts";
@@ -14,7 +13,7 @@ export function createServerApp(
   env: EnvRecord,
   openSqlite: (path: string) => SqliteFileConnection,
   logSink: LogSink,
-): { readonly app: Hono; readonly listen: ListenConfig } {
+): { readonly app: TaskApp; readonly listen: ListenConfig } {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
   const store = createServerStore(env, openSqlite);

@@ -25,7 +25,7 @@ export class MemoryStore implements TaskStore {
     return this.#list.usage;
   }
 
-  async read(known: readonly string[]): Promise<ListRead> {
+  read(known: readonly string[]): ListRead {
     const version = this.#version();
     return isKnown(version, known) ? { version } : { version, body: this.#list.body() };
   }

@@ -40,7 +40,7 @@ export class SqliteStore implements TaskStore {
     return this.#list.usage;
   }
 
-  async read(known: readonly string[]): Promise<ListRead> {
+  read(known: readonly string[]): ListRead {
     const version = this.#list.version;
     return isKnown(version, known) ? { version } : { version, body: this.#encoded.body() };
   }

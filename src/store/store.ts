@@ -43,13 +43,16 @@ export interface ListRead {
   readonly body?: ListBody;
 }
 
-/** Where the list lives. Implementations are asynchronous so that a remote store fits the same shape. */
+/**
+ * Where the list lives. A store that holds the list in memory reads synchronously, which keeps a
+ * GET free of promises; a remote store answers with a promise.
+ */
 export interface TaskStore {
   /**
    * Reads the list. `known` holds versions the reader already has (`*` for any): when the current
    * version is one of them the body is left out.
    */
-  read(known: readonly string[]): Promise<ListRead>;
+  read(known: readonly string[]): ListRead | Promise<ListRead>;
   /**
    * Appends a task with the next id (the last id plus 1) in one atomic step, unless the list would
    * then break one of `limits`, in which case it adds nothing and says which limit.

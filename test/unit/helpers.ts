@@ -1,12 +1,11 @@
-import type { Hono } from "hono";
 import { expect } from "vitest";
-import { createApp } from "../../src/app.ts";
+import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import type { ListBody, TaskStore } from "../../src/store/store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */
-export function appFrom(env: EnvRecord = {}, store: TaskStore = new MemoryStore()): Hono {
+export function appFrom(env: EnvRecord = {}, store: TaskStore = new MemoryStore()): TaskApp {
   return createApp({ store, config: parseAppConfig(env) });
 }
 
@@ -34,18 +33,18 @@ export interface TaskBody {
 const encoder = new TextEncoder();
 
 /** Sends `value` as a JSON POST body with `Content-Type: application/json`. */
-export function postJson(app: Hono, path: string, value: unknown): Promise<Response> {
+export function postJson(app: TaskApp, path: string, value: unknown): Promise<Response> {
   return postText(app, path, JSON.stringify(value));
 }
 
 /** Sends raw text as a POST body with `Content-Type: application/json`. */
-export async function postText(app: Hono, path: string, text: string): Promise<Response> {
+export async function postText(app: TaskApp, path: string, text: string): Promise<Response> {
   return app.request(path, { method: "POST", body: text, headers: { "Content-Type": "application/json" } });
 }
 
 /** Sends bytes as a POST body. A byte body gets no automatic `Content-Type`, so only `headers` are sent. */
 export async function postBytes(
-  app: Hono,
+  app: TaskApp,
   path: string,
   bytes: Uint8Array<ArrayBuffer>,
   headers: Record<string, string> = {},
@@ -84,14 +83,14 @@ interface ListSnapshot {
 }
 
 /** Reads the list with a plain GET. */
-export async function snapshot(app: Hono, path: string): Promise<ListSnapshot> {
+export async function snapshot(app: TaskApp, path: string): Promise<ListSnapshot> {
   const res = await app.request(path);
   expect(res.status).toBe(200);
   return { etag: res.headers.get("ETag"), text: await res.text() };
 }
 
 /** Reads the list with a plain GET and parses it. */
-export async function readTasks(app: Hono, path: string): Promise<TaskBody[]> {
+export async function readTasks(app: TaskApp, path: string): Promise<TaskBody[]> {
   const res = await app.request(path);
   expect(res.status).toBe(200);
   return (await res.json()) as TaskBody[];
@@ -106,7 +105,7 @@ export async function expectJsonError(res: Response, status: number, message: st
 
 /** Sends a request that must fail, and checks its error answer and that the list did not change. */
 export async function expectRefused(
-  app: Hono,
+  app: TaskApp,
   path: string,
   send: () => Response | Promise<Response>,
   status: number,

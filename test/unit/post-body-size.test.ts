@@ -1,12 +1,12 @@
-import type { Hono } from "hono";
 import { describe, expect, test } from "vitest";
+import type { TaskApp } from "../../src/app.ts";
 import { appFrom, ENTRY_POINTS, expectRefused, paddedTaskBody, postBytes, readTasks, utf8 } from "./helpers.ts";
 
 const MIB = 1024 * 1024;
 
 /** Sends a streamed body, which carries no Content-Length. */
 async function postStream(
-  app: Hono,
+  app: TaskApp,
   path: string,
   body: ReadableStream<Uint8Array>,
   headers: Record<string, string> = {},

@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import type { Hono } from "hono";
 import { expect, test } from "vitest";
+import type { TaskApp } from "../../src/app.ts";
 import { appFrom, type TaskBody, taskText, utf8 } from "./helpers.ts";
 import { type BodySpec, type Probe, REGRESSIONS, type Setup, type Target } from "./properties.examples.ts";
 
@@ -355,7 +355,7 @@ function requestOf(setup: Setup, probe: Probe, bytes: Uint8Array<ArrayBuffer>, s
   return new Request(url, { method: probe.method, headers, ...(withBody ? { body: bytes } : {}) });
 }
 
-async function readList(app: Hono, setup: Setup): Promise<ListState> {
+async function readList(app: TaskApp, setup: Setup): Promise<ListState> {
   const res = await app.request(`${setup.basePath}/tasks`);
   expect(res.status).toBe(200);
   const text = await res.text();

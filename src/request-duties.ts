@@ -1,0 +1,139 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+
+/** What the service keeps of one request while answering it. */
+export interface Duty {
+  /** The request's id: the client's X-Request-Id when it is a valid one, else a new one. */
+  readonly id: string;
+  /** `performance.now()` when the service took the request. */
+  readonly start: number;
+  /** Bytes of the answer's body, as {@link answer} made it. */
+  bytes: number;
+  /** Whether {@link answer} made the answer, so it already carries every common header. */
+  complete: boolean;
+}
+
+/** The app's context variables: each request's {@link Duty}. */
+export type DutyEnv = { Variables: { duty: Duty } };
+
+/** A handler that answers by itself, without calling on a next one. */
+export type DutyHandler = (c: Context<DutyEnv>) => Response | Promise<Response>;
+
+/** Writes a request's log line once it is answered. */
+export type RequestLog = (c: Context<DutyEnv>, duty: Duty, res: Response) => void;
+
+const encoder = new TextEncoder();
+/** What Hono's request-id middleware keeps of a client's id: up to 255 of these characters. */
+const CLIENT_ID = /^[\w=-]{1,255}$/;
+const JSON_TYPE = "application/json";
+
+/**
+ * Makes a response with every header given at once, the common ones included, so that each
+ * runtime's adapter can send it as it is (on Node, without building a Headers object).
+ */
+export function answer(
+  c: Context<DutyEnv>,
+  status: StatusCode,
+  body: ConstructorParameters<typeof Response>[0],
+  headers: Record<string, string>,
+  bytes = 0,
+): Response {
+  const duty = c.get("duty");
+  duty.bytes = bytes;
+  duty.complete = true;
+  headers["X-Request-Id"] = duty.id;
+  headers["X-Content-Type-Options"] = "nosniff";
+  return new Response(body, { status, headers });
+}
+
+/** A JSON answer from its text. */
+export function jsonAnswer(c: Context<DutyEnv>, status: ContentfulStatusCode, text: string): Response {
+  const body = encoder.encode(text);
+  const length = String(body.byteLength);
+  return answer(c, status, body, { "Content-Type": JSON_TYPE, "Content-Length": length }, body.byteLength);
+}
+
+/** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
+export function answerError(error: Error, c: Context<DutyEnv>): Response {
+  // Hono's own middleware (bearer-auth) throws with the answer already made.
+  if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
+  if (error instanceof HTTPException && error.status !== 500) {
+    return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }));
+  }
+  return jsonAnswer(c, 500, JSON.stringify({ message: "Internal server error" }));
+}
+
+/**
+ * What the service does for every request, whatever its route: give it an id, answer any error as
+ * the contract says, mark the answer `nosniff`, and log it. `wrap` does it around a route's only
+ * handler, which keeps Hono on its fastest path (one handler, no middleware, no promise unless the
+ * handler makes one); `middleware` does it as the first of several handlers.
+ */
+export function requestDuties(log: RequestLog | undefined): {
+  wrap: (handler: DutyHandler) => DutyHandler;
+  middleware: MiddlewareHandler<DutyEnv>;
+} {
+  const nextId = requestIds();
+  const begin = (c: Context<DutyEnv>): Duty => {
+    const given = c.req.header("X-Request-Id");
+    const id = given !== undefined && CLIENT_ID.test(given) ? given : nextId();
+    const duty: Duty = { id, start: performance.now(), bytes: 0, complete: false };
+    c.set("duty", duty);
+    return duty;
+  };
+  const end = (c: Context<DutyEnv>, duty: Duty, res: Response): Response => {
+    // Answers made elsewhere (a CORS preflight, bearer-auth's 401) get the common headers here.
+    if (!duty.complete) {
+      res.headers.set("X-Request-Id", duty.id);
+      res.headers.set("X-Content-Type-Options", "nosniff");
+    }
+    log?.(c, duty, res);
+    return res;
+  };
+  const fail = (c: Context<DutyEnv>, error: unknown): Response => {
+    // Hono hands only Error instances to onError, so any other thrown value is made one here.
+    c.error = error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
+    return answerError(c.error, c);
+  };
+  return {
+    wrap: (handler) => (c) => {
+      const duty = begin(c);
+      let res: Response | Promise<Response>;
+      try {
+        res = handler(c);
+      } catch (error) {
+        return end(c, duty, fail(c, error));
+      }
+      if (!(res instanceof Promise)) return end(c, duty, res);
+      return res.then(
+        (done) => end(c, duty, done),
+        (error: unknown) => end(c, duty, fail(c, error)),
+      );
+    },
+    middleware: async (c, next) => {
+      const duty = begin(c);
+      try {
+        await next();
+      } catch (error) {
+        c.res = fail(c, error);
+      }
+      end(c, duty, c.res);
+    },
+  };
+}
+
+/**
+ * Request ids: a random prefix per isolate or process, then a counter. Unique across a fleet
+ * without a random draw per request; the prefix is made on first use, since Workers refuse random
+ * values at start-up.
+ */
+function requestIds(): () => string {
+  let prefix: string | undefined;
+  let count = 0;
+  return () => {
+    prefix ??= `${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}-`;
+    count += 1;
+    return `${prefix}${count.toString(36)}`;
+  };
+}
