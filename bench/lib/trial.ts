@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SERVER_PLATFORM, WORKERS_PLATFORM } from "../../src/config.ts";
 import { type CpuLayout, tasksetList } from "./cpus.ts";
 import { freePort, getList, postMany, waitUntilReady } from "./http.ts";
 import {
@@ -12,14 +13,28 @@ import {
 } from "./measurements.ts";
 import { CLOCK_TICKS, coreTicks, coreTicksBetween, cpuTicks, rssKib } from "./proc-stats.ts";
 import { type Command, type Running, start } from "./processes.ts";
-import { appCommand, ceilingCommand, fastifyCommand, type ServerKind, type Workspace } from "./servers.ts";
+import {
+  appCommand,
+  ceilingCommand,
+  fastifyCommand,
+  type Runtime,
+  type ServerKind,
+  type Workspace,
+} from "./servers.ts";
 import { runWrk, type WrkScript } from "./wrk.ts";
 
 /** The task every POST creates, while growing the list and while measuring. */
 export const NEW_TASK_BODY = '{"title":"Review the benchmark results","completed":false}';
 
-/** High enough that no run fills the list: a full list would answer 507 and falsify the POST rate. */
-const MAX_TASKS = "10000000";
+/**
+ * Limits high enough that no run fills the list: a full list would answer 507 and falsify the POST
+ * rate. MAX_LIST_BYTES is the most each platform accepts: 1 GiB on Node, Bun and Deno, 24 MiB on
+ * workerd (a Worker refuses more at start), over three times a 100,000-task list grown by a POST run.
+ */
+function listLimits(runtime: Runtime): Record<string, string> {
+  const platform = runtime === "workerd" ? WORKERS_PLATFORM : SERVER_PLATFORM;
+  return { MAX_TASKS: "10000000", MAX_LIST_BYTES: String(platform.maxListBytes) };
+}
 
 /** How every run loads its server. */
 export interface LoadSettings {
@@ -64,7 +79,7 @@ export async function runTrial(
 ): Promise<TrialResult> {
   const runtime = runtimeOf(subject);
   const kind: ServerKind = subject === "fastify" ? "fastify" : "app";
-  const env = { ...load.env, MAX_TASKS };
+  const env = { ...load.env, ...listLimits(runtime) };
   const servers: Server[] = [];
   const measurements: Measurement[] = [];
   const failures: string[] = [];
