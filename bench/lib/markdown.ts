@@ -76,6 +76,7 @@ function throughputTable(rows: readonly Row[]): string {
       "Tasks",
       "req/s",
       "× ceiling",
+      "× plain Hono",
       "p50 ms",
       "p99 ms",
       "CPU µs/req",
@@ -94,6 +95,7 @@ function throughputTable(rows: readonly Row[]): string {
         int(r.tasks),
         `${int(r.requestsPerSecond)}${loadBound(r) ? " †" : ""}`,
         r.ceilingRatio === undefined ? "–" : dec(r.ceilingRatio, 2),
+        r.honoRatio === undefined ? "–" : dec(r.honoRatio, 2),
         dec(r.p50Ms, 2),
         dec(r.p99Ms, 2),
         dec(r.cpuMicrosPerRequest, 1),
@@ -144,6 +146,7 @@ ${targetsTable(report.targets)}
 ${throughputTable(report.rows)}
 
 × ceiling: over the same runtime's ceiling GET at the same size for a GET, at 2 tasks for a conditional GET or a POST.
+× plain Hono: over the plain Hono peer on the same runtime (Fastify: on Node), same scenario and size; for a conditional GET, over the peer's GET, as it has no ETag.
 † wrk's core was saturated while the server's was not: this figure is a floor set by the load generator.
 
 ## Memory
