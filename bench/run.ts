@@ -92,7 +92,7 @@ try {
     threads,
     rows,
     memory: memoryRows,
-    targets: checkTargets(rows, memoryRows),
+    targets: checkTargets(rows, memoryRows, options.env),
     failures,
   };
   mkdirSync(outDir, { recursive: true });
