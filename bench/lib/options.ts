@@ -17,12 +17,12 @@ export interface BenchOptions {
 }
 
 const FULL_SIZES = [2, 1_000, 100_000];
-/** The quick run skips 100,000 tasks: growing the service, plain Hono and Fastify to it takes about two minutes alone. */
+/** The quick run skips 100,000 tasks: growing the service, plain Hono and Fastify to it takes about a minute alone. */
 const QUICK_SIZES = [2, 1_000];
 
 /** Usage text for --help and for a bad option. */
 export const USAGE = `Usage: npm run bench -- [options]
-  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in about two and a half minutes
+  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in about two minutes
   --only=node,fastify  measure only these (${SUBJECTS.join(", ")});
                        "hono" stands for every hono-*, "logoff" for every *-logoff
   --sizes=2,1000       list sizes to measure (each at least 2)
