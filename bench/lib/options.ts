@@ -66,7 +66,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     const group = GROUPS[name.trim()];
     if (group !== undefined) return SUBJECTS.filter(group);
     const subject = SUBJECTS.find((s) => s === name.trim());
-    if (subject === undefined) throw new Error(`--only takes ${SUBJECTS.join(", ")}, got ${name}\n${USAGE}`);
+    if (subject === undefined)
+      throw new Error(`--only takes ${[...SUBJECTS, ...Object.keys(GROUPS)].join(", ")}, got ${name}\n${USAGE}`);
     return [subject];
   });
   // In SUBJECTS' order, which keeps each runtime's servers together in every repeat.
