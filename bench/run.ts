@@ -1,5 +1,6 @@
 // `npm run bench`: measures the service on Node, Bun, Deno and workerd against each runtime's
-// ceiling and against Fastify, and writes the results to bench/results/ (see bench/README.md).
+// ceiling, against a plain Hono app on the same runtime and against Fastify, and writes the results
+// to bench/results/ (see bench/README.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,11 +8,11 @@ import { drawChart } from "./lib/chart.ts";
 import { cpuLayout, pinSelf } from "./lib/cpus.ts";
 import { describeMachine, loadNow } from "./lib/machine.ts";
 import { toMarkdown } from "./lib/markdown.ts";
-import type { Measurement, MemoryReading } from "./lib/measurements.ts";
+import { type Measurement, type MemoryReading, measuredAt, runtimeOf, serverOf } from "./lib/measurements.ts";
 import { parseOptions, USAGE } from "./lib/options.ts";
 import { ROOT } from "./lib/paths.ts";
 import { stopAll, stopAllOnExit } from "./lib/processes.ts";
-import type { Workspace } from "./lib/servers.ts";
+import { HONO_WORKER_DIR, type ServerKind, type Workspace } from "./lib/servers.ts";
 import { summarize, summarizeMemory } from "./lib/summary.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { runTrial } from "./lib/trial.ts";
@@ -36,10 +37,14 @@ const loadAtStart = loadNow();
 const elapsed = () => `${Math.round((Date.now() - began) / 1000)}s`;
 
 try {
+  /** Whether the run starts any of `servers` on workerd, which then needs its Worker bundled. */
+  const onWorkerd = (...servers: ServerKind[]) =>
+    options.subjects.some((s) => runtimeOf(s) === "workerd" && servers.includes(serverOf(s)));
   const workspace: Workspace = {
     dir,
-    workerModules: options.subjects.includes("workerd") ? bundleWorker(dir) : [],
+    workerModules: onWorkerd("app", "app-logoff") ? bundleWorker(dir) : [],
     ceilingModule: writeCeilingWorker(dir),
+    honoWorkerModules: onWorkerd("hono") ? bundleWorker(join(dir, HONO_WORKER_DIR), "bench/peers/hono/worker.ts") : [],
   };
   const load = {
     seconds: options.seconds,
@@ -57,7 +62,7 @@ try {
   // Repeats are the outer loop, so that a slow drift of the machine spreads over every server alike.
   for (let repeat = 1; repeat <= options.repeats; repeat++) {
     for (const tasks of options.sizes) {
-      for (const subject of options.subjects) {
+      for (const subject of options.subjects.filter((s) => measuredAt(s, tasks))) {
         console.log(
           `[${elapsed()}] trial ${repeat}/${options.repeats}: ${subject} at ${tasks.toLocaleString("en")} tasks`,
         );
@@ -87,7 +92,7 @@ try {
     threads,
     rows,
     memory: memoryRows,
-    targets: checkTargets(rows, memoryRows),
+    targets: checkTargets(rows, memoryRows, options.env),
     failures,
   };
   mkdirSync(outDir, { recursive: true });

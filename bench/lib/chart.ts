@@ -3,14 +3,25 @@ import { compile, type TopLevelSpec } from "vega-lite";
 import { SCENARIO_LABELS } from "./labels.ts";
 import type { Row } from "./summary.ts";
 
-/** Draws requests per second against list size, one panel per runtime (and one for Fastify), as SVG. */
+/**
+ * Draws requests per second against list size, one panel per runtime (and one for Fastify), as SVG.
+ * The service with LOG_LEVEL=off is left out: it is measured at one size only.
+ */
 export async function drawChart(rows: readonly Row[]): Promise<string> {
-  const values = rows.map((r) => ({
-    panel: r.server === "fastify" ? "Fastify (node)" : r.runtime,
-    series: r.server === "ceiling" ? "ceiling GET" : SCENARIO_LABELS[r.scenario],
-    tasks: r.tasks,
-    rps: Math.round(r.requestsPerSecond),
-  }));
+  const series = (r: Row) =>
+    r.server === "ceiling"
+      ? "ceiling GET"
+      : r.server === "hono"
+        ? `plain Hono ${SCENARIO_LABELS[r.scenario]}`
+        : SCENARIO_LABELS[r.scenario];
+  const values = rows
+    .filter((r) => r.server !== "app-logoff")
+    .map((r) => ({
+      panel: r.server === "fastify" ? "Fastify (node)" : r.runtime,
+      series: series(r),
+      tasks: r.tasks,
+      rps: Math.round(r.requestsPerSecond),
+    }));
   const spec: TopLevelSpec = {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     title: "Requests per second against tasks in the list (median of trials)",

@@ -11,11 +11,13 @@ export const SCENARIO_LABELS: Record<Scenario, string> = {
 /** How tables and the chart name each server. */
 export const SERVER_LABELS: Record<ServerKind, string> = {
   app: "service",
+  "app-logoff": "service, LOG_LEVEL=off",
   ceiling: "ceiling",
+  hono: "plain Hono",
   fastify: "Fastify",
 };
 
-const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "fastify"];
+const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "app-logoff", "hono", "fastify"];
 const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "post"];
 
 /** Orders rows by runtime, server (ceiling first), scenario and list size. */

@@ -7,13 +7,73 @@ export const INITIAL_TASKS = 2;
 export const SCENARIOS = ["get", "conditional-get", "post"] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
-/** The servers a bench run compares: the service on each runtime, and the Fastify peer. */
-export const SUBJECTS = ["node", "bun", "deno", "workerd", "fastify"] as const;
+/**
+ * The servers a bench run starts, grouped by runtime so that the servers compared with each other
+ * run close in time: the service; the service with LOG_LEVEL=off (`-logoff`, GET at 2 tasks only,
+ * to price the request log); the plain Hono peer (`hono-`); and, on Node, the Fastify peer.
+ */
+export const SUBJECTS = [
+  "node",
+  "node-logoff",
+  "hono-node",
+  "fastify",
+  "bun",
+  "bun-logoff",
+  "hono-bun",
+  "deno",
+  "deno-logoff",
+  "hono-deno",
+  "workerd",
+  "workerd-logoff",
+  "hono-workerd",
+] as const;
 export type Subject = (typeof SUBJECTS)[number];
+
+type SubjectServer = Exclude<ServerKind, "ceiling">;
+
+/** The runtime and the server of each subject. */
+const SUBJECT_SERVERS: Record<Subject, readonly [Runtime, SubjectServer]> = {
+  node: ["node", "app"],
+  "node-logoff": ["node", "app-logoff"],
+  "hono-node": ["node", "hono"],
+  fastify: ["node", "fastify"],
+  bun: ["bun", "app"],
+  "bun-logoff": ["bun", "app-logoff"],
+  "hono-bun": ["bun", "hono"],
+  deno: ["deno", "app"],
+  "deno-logoff": ["deno", "app-logoff"],
+  "hono-deno": ["deno", "hono"],
+  workerd: ["workerd", "app"],
+  "workerd-logoff": ["workerd", "app-logoff"],
+  "hono-workerd": ["workerd", "hono"],
+};
 
 /** The runtime a subject runs on. */
 export function runtimeOf(subject: Subject): Runtime {
-  return subject === "fastify" ? "node" : subject;
+  return SUBJECT_SERVERS[subject][0];
+}
+
+/** Which server a subject is. */
+export function serverOf(subject: Subject): SubjectServer {
+  return SUBJECT_SERVERS[subject][1];
+}
+
+/**
+ * The scenarios each server is measured in. The plain Hono peer has no ETag, so no conditional GET.
+ * The service with LOG_LEVEL=off runs the service's scenarios up to its GET, in the same order, so
+ * that its GET comes after as much warm-up as the service's; it skips the POST.
+ */
+export const SCENARIOS_OF: Record<ServerKind, readonly Scenario[]> = {
+  app: SCENARIOS,
+  "app-logoff": ["conditional-get", "get"],
+  ceiling: ["get"],
+  fastify: SCENARIOS,
+  hono: ["get", "post"],
+};
+
+/** Whether a subject runs at a list size: the service with LOG_LEVEL=off only at {@link INITIAL_TASKS}. */
+export function measuredAt(subject: Subject, tasks: number): boolean {
+  return serverOf(subject) !== "app-logoff" || tasks === INITIAL_TASKS;
 }
 
 /** One wrk run against one server. */

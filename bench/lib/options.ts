@@ -17,18 +17,25 @@ export interface BenchOptions {
 }
 
 const FULL_SIZES = [2, 1_000, 100_000];
-/** The quick run skips 100,000 tasks: growing four runtimes and Fastify to it takes about a minute alone. */
+/** The quick run skips 100,000 tasks: growing the service, plain Hono and Fastify to it takes about a minute alone. */
 const QUICK_SIZES = [2, 1_000];
 
 /** Usage text for --help and for a bad option. */
 export const USAGE = `Usage: npm run bench -- [options]
-  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in under two minutes
-  --only=node,fastify  measure only these (${SUBJECTS.join(", ")})
+  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in about two minutes
+  --only=node,fastify  measure only these (${SUBJECTS.join(", ")});
+                       "hono" stands for every hono-*, "logoff" for every *-logoff
   --sizes=2,1000       list sizes to measure (each at least 2)
   --repeats=N          trials per server and size; the tables show medians (default 3)
   --seconds=S          length of each measured wrk run (default 3)
   --connections=N      wrk connections (default 50)
   --env=NAME=VALUE     extra environment for the service and Fastify, such as --env=LOG_LEVEL=off (repeatable)`;
+
+/** Names --only takes for several subjects at once. */
+const GROUPS: Record<string, (subject: Subject) => boolean> = {
+  hono: (s) => s.startsWith("hono-"),
+  logoff: (s) => s.endsWith("-logoff"),
+};
 
 function numbers(text: string, name: string, min: number): number[] {
   return text.split(",").map((part) => {
@@ -55,11 +62,16 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     },
   });
   if (values.help) return "help";
-  const subjects = (values.only?.split(",") ?? [...SUBJECTS]).map((name) => {
+  const only = values.only?.split(",").flatMap((name): Subject[] => {
+    const group = GROUPS[name.trim()];
+    if (group !== undefined) return SUBJECTS.filter(group);
     const subject = SUBJECTS.find((s) => s === name.trim());
-    if (subject === undefined) throw new Error(`--only takes ${SUBJECTS.join(", ")}, got ${name}\n${USAGE}`);
-    return subject;
+    if (subject === undefined)
+      throw new Error(`--only takes ${[...SUBJECTS, ...Object.keys(GROUPS)].join(", ")}, got ${name}\n${USAGE}`);
+    return [subject];
   });
+  // In SUBJECTS' order, which keeps each runtime's servers together in every repeat.
+  const subjects = only === undefined ? [...SUBJECTS] : SUBJECTS.filter((s) => only.includes(s));
   const quick = values.quick;
   const sizes = values.sizes === undefined ? (quick ? QUICK_SIZES : FULL_SIZES) : numbers(values.sizes, "sizes", 2);
   const repeats = values.repeats === undefined ? (quick ? 1 : 3) : (numbers(values.repeats, "repeats", 1)[0] ?? 3);

@@ -1,4 +1,4 @@
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { BIN, ROOT } from "./paths.ts";
 import type { Command } from "./processes.ts";
 import { writeWorkerdConfig } from "./workerd.ts";
@@ -7,14 +7,22 @@ import { writeWorkerdConfig } from "./workerd.ts";
 export const RUNTIMES = ["node", "bun", "deno", "workerd"] as const;
 export type Runtime = (typeof RUNTIMES)[number];
 
-/** The service itself, the runtime's ceiling, or the Fastify peer (on Node). */
-export type ServerKind = "app" | "ceiling" | "fastify";
+/**
+ * The service itself, the service with LOG_LEVEL=off, the runtime's ceiling, the plain Hono peer
+ * (on every runtime) or the Fastify peer (on Node).
+ */
+export type ServerKind = "app" | "app-logoff" | "ceiling" | "hono" | "fastify";
 
-/** Files the servers are built from: the bundled Worker and the ceiling Worker, in one folder. */
+/** Where the plain Hono peer's Worker is bundled, inside the workspace: wrangler's outdir is its own. */
+export const HONO_WORKER_DIR = "hono";
+
+/** Files the servers are built from: the bundled Workers and the ceiling Worker, in one folder. */
 export interface Workspace {
   readonly dir: string;
   readonly workerModules: readonly string[];
   readonly ceilingModule: string;
+  /** The plain Hono peer's Worker modules, in {@link HONO_WORKER_DIR}; empty when hono-workerd is not measured. */
+  readonly honoWorkerModules: readonly string[];
 }
 
 /** The list a ceiling answers with: its bytes in a file of the workspace, and the app's headers. */
@@ -73,6 +81,29 @@ export function ceilingCommand(runtime: Runtime, port: number, ws: Workspace, bo
         ],
       });
       return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
+    }
+  }
+}
+
+/** The plain Hono peer on `runtime`: bench/peers/hono/, through the thinnest entry of each runtime. */
+export function honoCommand(runtime: Runtime, port: number, ws: Workspace): Command {
+  const env = listen(port);
+  switch (runtime) {
+    case "node":
+      return { command: BIN.node, args: ["bench/peers/hono/node.ts"], env, cwd: ROOT };
+    case "bun":
+      return { command: BIN.bun, args: ["bench/peers/hono/bun.ts"], env, cwd: ROOT };
+    case "deno":
+      return {
+        command: BIN.deno,
+        args: ["run", "--allow-net", "--allow-env", "bench/peers/hono/deno.ts"],
+        env,
+        cwd: ROOT,
+      };
+    case "workerd": {
+      const dir = join(ws.dir, HONO_WORKER_DIR);
+      const config = writeWorkerdConfig(dir, `hono-${port}`, { port, modules: ws.honoWorkerModules, bindings: [] });
+      return { command: BIN.workerd, args: ["serve", config], cwd: dir };
     }
   }
 }

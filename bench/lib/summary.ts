@@ -14,6 +14,12 @@ export interface Row {
    * for a GET; at 2 tasks for a conditional GET or a POST, whose answers are small at any size.
    */
   readonly ceilingRatio: number | undefined;
+  /**
+   * Median requests per second over the median of the plain Hono peer on the same runtime, in the
+   * same scenario at the same size; for a conditional GET, over the peer's GET (it has no ETag).
+   * Undefined for ceilings, and when the peer was not measured.
+   */
+  readonly honoRatio: number | undefined;
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly cpuMicrosPerRequest: number;
@@ -55,7 +61,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-/** Medians of every server, scenario and size, with each one's ratio to its runtime's ceiling. */
+/**
+ * Medians of every server, scenario and size, with each one's ratios to its runtime's ceiling and
+ * to the plain Hono peer on its runtime: ratios of medians of the same run, whose trials alternate
+ * server by server within each repeat.
+ */
 export function summarize(measurements: readonly Measurement[]): Row[] {
   const groups = groupBy(measurements, (m) => `${m.runtime}|${m.server}|${m.scenario}|${m.tasks}`);
   const rows = [...groups.values()].map((runs) => {
@@ -83,9 +93,15 @@ export function summarize(measurements: readonly Measurement[]): Row[] {
     const ceiling = rows.find(
       (r) => r.server === "ceiling" && r.scenario === "get" && r.runtime === row.runtime && r.tasks === tasks,
     );
+    const honoScenario = row.scenario === "conditional-get" ? "get" : row.scenario;
+    const hono = rows.find(
+      (r) => r.server === "hono" && r.scenario === honoScenario && r.runtime === row.runtime && r.tasks === row.tasks,
+    );
     return {
       ...row,
       ceilingRatio: ceiling === undefined ? undefined : row.requestsPerSecond / ceiling.requestsPerSecond,
+      honoRatio:
+        hono === undefined || row.server === "ceiling" ? undefined : row.requestsPerSecond / hono.requestsPerSecond,
     };
   });
 }

@@ -1,5 +1,6 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SERVER_PLATFORM, WORKERS_PLATFORM } from "../../src/config.ts";
 import { type CpuLayout, tasksetList } from "./cpus.ts";
 import { freePort, getList, postMany, waitUntilReady } from "./http.ts";
 import {
@@ -7,19 +8,36 @@ import {
   type Measurement,
   type MemoryReading,
   runtimeOf,
+  SCENARIOS_OF,
   type Scenario,
   type Subject,
+  serverOf,
 } from "./measurements.ts";
 import { CLOCK_TICKS, coreTicks, coreTicksBetween, cpuTicks, rssKib } from "./proc-stats.ts";
 import { type Command, type Running, start } from "./processes.ts";
-import { appCommand, ceilingCommand, fastifyCommand, type ServerKind, type Workspace } from "./servers.ts";
+import {
+  appCommand,
+  ceilingCommand,
+  fastifyCommand,
+  honoCommand,
+  type Runtime,
+  type ServerKind,
+  type Workspace,
+} from "./servers.ts";
 import { runWrk, type WrkScript } from "./wrk.ts";
 
 /** The task every POST creates, while growing the list and while measuring. */
 export const NEW_TASK_BODY = '{"title":"Review the benchmark results","completed":false}';
 
-/** High enough that no run fills the list: a full list would answer 507 and falsify the POST rate. */
-const MAX_TASKS = "10000000";
+/**
+ * Limits high enough that no run fills the list: a full list would answer 507 and falsify the POST
+ * rate. MAX_LIST_BYTES is the most each platform accepts: 1 GiB on Node, Bun and Deno, 24 MiB on
+ * workerd (a Worker refuses more at start), over three times a 100,000-task list grown by a POST run.
+ */
+function listLimits(runtime: Runtime): Record<string, string> {
+  const platform = runtime === "workerd" ? WORKERS_PLATFORM : SERVER_PLATFORM;
+  return { MAX_TASKS: "10000000", MAX_LIST_BYTES: String(platform.maxListBytes) };
+}
 
 /** How every run loads its server. */
 export interface LoadSettings {
@@ -54,7 +72,8 @@ interface Server {
 /**
  * One trial: a fresh server of `subject`, grown by POSTs to `tasks` tasks, and, for the service, a
  * fresh ceiling of the same runtime serving the same bytes. It measures the ceiling's GET, then the
- * server's conditional GET, GET and POST, and stops both servers whatever happens.
+ * server's conditional GET, GET and POST (those of {@link SCENARIOS_OF} its kind), and stops both
+ * servers whatever happens.
  */
 export async function runTrial(
   subject: Subject,
@@ -63,22 +82,22 @@ export async function runTrial(
   load: LoadSettings,
 ): Promise<TrialResult> {
   const runtime = runtimeOf(subject);
-  const kind: ServerKind = subject === "fastify" ? "fastify" : "app";
-  const env = { ...load.env, MAX_TASKS };
+  const kind = serverOf(subject);
+  const scenarios = SCENARIOS_OF[kind];
   const servers: Server[] = [];
   const measurements: Measurement[] = [];
   const failures: string[] = [];
   try {
     const port = await freePort();
-    const command = kind === "fastify" ? fastifyCommand(port, env) : appCommand(runtime, port, load.workspace, env);
-    const app = await startServer(command, port, load);
+    const app = await startServer(serverCommand(subject, port, load), port, load);
     servers.push(app);
     await warm(app, load.connections, load);
     const rssBeforeKib = rssKib(app.process.pid);
-    const before = await getList(app.url, INITIAL_TASKS);
+    const withEtag = scenarios.includes("conditional-get");
+    const before = await getList(app.url, INITIAL_TASKS, withEtag);
     await postMany(app.url, NEW_TASK_BODY, tasks - INITIAL_TASKS);
     const rssAfterKib = rssKib(app.process.pid);
-    const list = await getList(app.url, tasks);
+    const list = await getList(app.url, tasks, withEtag);
     const memory: MemoryReading | undefined =
       tasks > INITIAL_TASKS
         ? {
@@ -121,14 +140,35 @@ export async function runTrial(
     }
     // The conditional GET goes first: on Node, seconds of 7 MB answers leave work behind that
     // slows the next run by half, which would be charged to the 304s. The POST, which grows the list, goes last.
-    await measure(app, kind, "conditional-get", { BENCH_ETAG: list.etag });
+    if (scenarios.includes("conditional-get") && list.etag !== undefined) {
+      await measure(app, kind, "conditional-get", { BENCH_ETAG: list.etag });
+    }
     if (tasks > INITIAL_TASKS) await warm(app, listConnections, load);
     await measure(app, kind, "get", {});
-    await measure(app, kind, "post", { BENCH_BODY: NEW_TASK_BODY });
+    if (scenarios.includes("post")) await measure(app, kind, "post", { BENCH_BODY: NEW_TASK_BODY });
     return { measurements, memory, failures };
   } finally {
     await Promise.all(servers.map((s) => s.process.stop()));
     for (const server of servers) rmSync(server.log, { force: true });
+  }
+}
+
+/**
+ * How `subject` starts. The service and Fastify get the run's --env and the list limits; the
+ * service's `-logoff` subject also LOG_LEVEL=off. The plain Hono peer reads only PORT and HOST.
+ */
+function serverCommand(subject: Subject, port: number, load: LoadSettings): Command {
+  const runtime = runtimeOf(subject);
+  const env = { ...load.env, ...listLimits(runtime) };
+  switch (serverOf(subject)) {
+    case "app":
+      return appCommand(runtime, port, load.workspace, env);
+    case "app-logoff":
+      return appCommand(runtime, port, load.workspace, { ...env, LOG_LEVEL: "off" });
+    case "hono":
+      return honoCommand(runtime, port, load.workspace);
+    case "fastify":
+      return fastifyCommand(port, env);
   }
 }
 

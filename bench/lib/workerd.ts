@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { stripTypeScriptTypes } from "node:module";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { BIN, ROOT } from "./paths.ts";
 
 /** A workerd binding: a text value, or the bytes of a file beside the config. */
@@ -10,21 +10,31 @@ export type Binding =
   | { readonly name: string; readonly file: string };
 
 /**
- * Bundles the Worker exactly as `wrangler deploy` would upload it, into `dir`, and returns the
- * names of its JavaScript modules, the main one first.
+ * Bundles a Worker exactly as `wrangler deploy` would upload it, into `dir`, and returns the names
+ * of its JavaScript modules, the main one first. The entry is the service's Worker (wrangler.toml's
+ * `main`) unless `entry` names another, such as the plain Hono peer's; wrangler.toml's settings,
+ * such as the compatibility date, apply to both.
  */
-export function bundleWorker(dir: string): string[] {
+export function bundleWorker(dir: string, entry?: string): string[] {
   execFileSync(
     process.execPath,
-    [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", dir],
+    [
+      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      dir,
+      ...(entry === undefined ? [] : [entry]),
+    ],
     {
       cwd: ROOT,
       env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
       stdio: "pipe",
     },
   );
+  const main = `${basename(entry ?? "worker.ts").replace(/\.ts$/, "")}.js`;
   const modules = readdirSync(dir).filter((name) => /\.m?js$/.test(name));
-  return modules.sort((a, b) => Number(b === "worker.js") - Number(a === "worker.js"));
+  return modules.sort((a, b) => Number(b === main) - Number(a === main));
 }
 
 /** Writes the workerd ceiling into `dir` as JavaScript and returns its module name. */
