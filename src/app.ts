@@ -5,6 +5,7 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import { requestId } from "hono/request-id";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppConfig } from "./config.ts";
+import { homePage, toHomePage } from "./home.ts";
 import { toNewTask } from "./new-task.ts";
 import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
@@ -87,6 +88,10 @@ export function createApp({ store, config, logSink = console }: AppOptions): Hon
     const known = parseIfNoneMatch(c.req.header("If-None-Match"));
     return conditional(c, documentTag, isKnown(documentTag.slice(1, -1), known) ? undefined : document);
   });
+
+  // The page lives at the base path with its trailing slash, where its relative URLs resolve under it.
+  root.get(`${config.basePath}/`, homePage());
+  if (config.basePath !== "") app.get("/", toHomePage(config.basePath));
 
   root.notFound((c) => json(c, 404, JSON.stringify({ message: "Not found" })));
   root.onError(answerError);
