@@ -25,7 +25,7 @@ h1 { margin: 0; font-size: 1.75rem; }
 h2 { margin: 0 0 0.75rem; font-size: 1.15rem; }
 header { display: flex; align-items: baseline; justify-content: space-between; gap: 1rem; margin-bottom: 1.25rem; }
 section, #token-form { background: var(--card); border: 1px solid var(--line); border-radius: 0.75rem; padding: 1rem; margin-bottom: 1.25rem; }
-.muted, #count { color: var(--muted); }
+#count { color: var(--muted); }
 label { font-weight: 600; }
 .row { display: flex; flex-wrap: wrap; align-items: end; gap: 0.75rem; }
 .field { display: flex; flex-direction: column; gap: 0.25rem; flex: 1 1 14rem; min-width: 0; }
@@ -44,6 +44,8 @@ button {
 a { color: var(--accent); }
 .error { background: var(--error-bg); color: var(--error); border-radius: 0.5rem; padding: 0.5rem 0.75rem; margin: 0.75rem 0 0; }
 #add-status { margin: 0.75rem 0 0; }
+#token-message { margin: 0 0 0.75rem; }
+.hint { color: var(--muted); margin: 0.75rem 0 0; }
 #add-status:empty, #list-status:empty { display: none; }
 [hidden] { display: none !important; }
 table { width: 100%; border-collapse: collapse; }
@@ -151,24 +153,24 @@ function refresh() {
 }
 
 async function load() {
-  let res;
   try {
     // The page sends If-None-Match itself, and no-store keeps the browser's cache from answering for the server.
-    res = await fetch("tasks", { cache: "no-store", headers: withToken(etag === null ? {} : { "If-None-Match": etag }) });
-  } catch {
-    say(listStatus, "Cannot reach the service; trying again");
-    return schedule();
-  }
-  if (res.status === 401) return askForToken(await messageOf(res));
-  if (res.status !== 304) {
-    if (!res.ok) {
+    const res = await fetch("tasks", {
+      cache: "no-store",
+      headers: withToken(etag === null ? {} : { "If-None-Match": etag }),
+    });
+    if (res.status === 401) return askForToken(await messageOf(res));
+    if (res.status === 200) {
+      render(await res.json());
+      etag = res.headers.get("ETag");
+    } else if (res.status !== 304) {
       say(listStatus, "Could not read the list: " + (await messageOf(res)));
       return schedule();
     }
-    render(await res.json());
-    etag = res.headers.get("ETag");
+    say(listStatus, "");
+  } catch {
+    say(listStatus, "Could not reach the service; trying again");
   }
-  say(listStatus, "");
   schedule();
 }
 
@@ -240,6 +242,15 @@ const PAGE = `<!doctype html>
 <h1>Tasks</h1>
 <p id="count" role="status">Loading…</p>
 </header>
+<form id="token-form" hidden>
+<h2>Access token</h2>
+<p id="token-message" class="error" role="alert"></p>
+<div class="row">
+<div class="field"><label for="token">Token</label><input id="token" name="token" type="password" required autocomplete="off"></div>
+<button type="submit">Use token</button>
+</div>
+<p class="hint">Kept for this tab only, until you close it.</p>
+</form>
 <section aria-labelledby="add-heading">
 <h2 id="add-heading">Add a task</h2>
 <form id="add-form">
@@ -252,15 +263,6 @@ const PAGE = `<!doctype html>
 <p id="add-error" class="error" role="alert" hidden></p>
 </form>
 </section>
-<form id="token-form" hidden>
-<h2>Access token</h2>
-<p id="token-message" class="error" role="alert"></p>
-<div class="row">
-<div class="field"><label for="token">Token</label><input id="token" name="token" type="password" required autocomplete="off"></div>
-<button type="submit">Use token</button>
-</div>
-<p class="muted">Kept for this tab only, until you close it.</p>
-</form>
 <section aria-labelledby="list-heading">
 <h2 id="list-heading">The list</h2>
 <p id="list-status" class="error" role="alert"></p>
@@ -318,8 +320,6 @@ async function buildPage(): Promise<BuiltPage> {
     `script-src 'sha256-${scriptHash}'`,
     `style-src 'sha256-${styleHash}'`,
     "connect-src 'self'",
-    // Browsers ask for /favicon.ico by themselves; its 404 is quieter than a policy violation.
-    "img-src 'self'",
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",

@@ -58,7 +58,6 @@ describe.each([
     expect(policy.get("script-src")).toEqual(scripts.map((script) => `'sha256-${sha256(script)}'`));
     expect(policy.get("style-src")).toEqual(styles.map((style) => `'sha256-${sha256(style)}'`));
     expect(policy.get("connect-src")).toEqual(["'self'"]);
-    expect(policy.get("img-src")).toEqual(["'self'"]);
     expect(policy.get("form-action")).toEqual(["'none'"]);
     expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
     expect(policy.get("require-trusted-types-for")).toEqual(["'script'"]);
