@@ -1,0 +1,3 @@
+import { describeHomePage } from "./home-page.ts";
+
+describeHomePage("node");
