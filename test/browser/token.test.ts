@@ -1,11 +1,10 @@
-import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import { addWithForm, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import { useInProcessServer } from "./in-process.ts";
 
 // The service does not check tokens yet (CONTRACT.md "Access" is being built beside this page), so
 // these tests put the app behind a stand-in that answers as the contract says: 401 with
@@ -44,24 +43,6 @@ function guardedApp(readNeedsToken: boolean): (request: Request) => Response | P
   };
 }
 
-/** Serves {@link guardedApp} on 127.0.0.1 for the enclosing describe; returns its base URL. */
-function useGuardedServer(readNeedsToken: boolean): () => string {
-  let server: ServerType | undefined;
-  let baseUrl = "";
-  beforeAll(async () => {
-    await new Promise<void>((listening) => {
-      server = serve({ fetch: guardedApp(readNeedsToken), hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
-        baseUrl = `http://127.0.0.1:${info.port}`;
-        listening();
-      });
-    });
-  });
-  afterAll(async () => {
-    await new Promise((closed) => server?.close(closed));
-  });
-  return () => baseUrl;
-}
-
 /** Gives the page a token through its token form, as a person would. */
 async function enterToken(page: Page, token: string): Promise<void> {
   await page.getByLabel("Token").fill(token);
@@ -78,7 +59,7 @@ function authorizationsSent(page: Page): Promise<string | null>[] {
 }
 
 describe("the home page of a service whose list needs a token", () => {
-  const baseUrl = useGuardedServer(true);
+  const baseUrl = useInProcessServer(guardedApp(true));
   const openPage = useBrowser();
 
   test("asks for a token when the list answers 401, then reads the list with it as a bearer token", async () => {
@@ -138,7 +119,7 @@ describe("the home page of a service whose list needs a token", () => {
 });
 
 describe("the home page of a service where only adding needs a token", () => {
-  const baseUrl = useGuardedServer(false);
+  const baseUrl = useInProcessServer(guardedApp(false));
   const openPage = useBrowser();
 
   test("asks for a token when adding answers 401, then adds the task with it", async () => {
