@@ -79,6 +79,7 @@ const tokenForm = byId("token-form");
 const tokenInput = byId("token");
 const tokenMessage = byId("token-message");
 let etag = null;
+let shown = [];
 let timer = 0;
 let loading = null;
 let loadAgain = false;
@@ -111,16 +112,25 @@ function askForToken(message) {
   tokenInput.focus();
 }
 
+// The list only grows, so a read that still starts with every task shown only appends rows: a
+// long list is laid out once, not again at each change.
 function render(tasks) {
+  const kept = shown.length <= tasks.length && shown.every((task, i) => sameTask(task, tasks[i])) ? shown.length : 0;
   const fragment = document.createDocumentFragment();
-  for (const task of tasks) {
+  for (const task of tasks.slice(kept)) {
     const row = document.createElement("tr");
     if (task.completed) row.className = "done";
     row.append(cell(String(task.id), "id"), cell(task.title, "title"), cell(task.completed ? "Done" : "Not done", "state"));
     fragment.append(row);
   }
-  rows.replaceChildren(fragment);
+  if (kept === 0) rows.replaceChildren(fragment);
+  else rows.append(fragment);
+  shown = tasks;
   count.textContent = tasks.length === 1 ? "1 task" : tasks.length + " tasks";
+}
+
+function sameTask(a, b) {
+  return a.id === b.id && a.title === b.title && a.completed === b.completed;
 }
 
 function cell(text, className) {
