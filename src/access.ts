@@ -8,7 +8,8 @@ const CHALLENGE = `Bearer realm="${REALM}"`;
 const INVALID_TOKEN = `${CHALLENGE}, error="invalid_token"`;
 /** The 401 message for a request without a bearer token. */
 export const NO_TOKEN_MESSAGE = "Request needs a bearer token: send Authorization: Bearer <token>";
-const UNKNOWN_TOKEN_MESSAGE = "Bearer token is not valid: send a token this service was given";
+/** The 401 message for a bearer token the service does not know. */
+export const UNKNOWN_TOKEN_MESSAGE = "Bearer token is not valid: send a token this service was given";
 /** The 403 message for a read token on a POST. */
 export const READ_ONLY_MESSAGE = "This token may only read the list: send a token that may add tasks";
 

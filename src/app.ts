@@ -3,6 +3,7 @@ import { cors } from "hono/cors";
 import { accessGuards } from "./access.ts";
 import { type AppConfig, listLimits } from "./config.ts";
 import { apiError } from "./errors.ts";
+import { type HomePage, homePage } from "./home.ts";
 import { toNewTask } from "./new-task.ts";
 import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
@@ -14,6 +15,7 @@ import { isKnown, type ListBody, type ListRead, type TaskStore, taskJson } from 
 export const TASK_PATHS = ["/tasks", "/index.php"];
 const DOCUMENT_PATH = "/openapi.json";
 const JSON_TYPE = "application/json";
+const HTML_TYPE = "text/html; charset=utf-8";
 /** Methods in the order `Allow` lists them. */
 const METHOD_ORDER = ["GET", "HEAD", "POST"];
 
@@ -88,6 +90,24 @@ export function createApp({ store, config, logSink = console }: AppOptions): Tas
     return conditional(c, documentTag, known ? undefined : { parts: [document], byteLength: document.byteLength }, {});
   });
 
+  // The home page is the base path itself, with or without its trailing slash; it is for people,
+  // so it has no CORS.
+  const page = homePage();
+  const pageAnswer = (c: Context<DutyEnv>, { version, body, policy }: HomePage) => {
+    const known = isKnown(version, parseIfNoneMatch(c.req.header("If-None-Match")));
+    const headers = { "Cache-Control": "no-cache", "Content-Security-Policy": policy };
+    return conditional(c, version, known ? undefined : body, headers, HTML_TYPE);
+  };
+  const homePaths = config.basePath === "" ? ["/"] : [config.basePath, `${config.basePath}/`];
+  root.on(
+    "GET",
+    homePaths,
+    duties.wrap((c) => {
+      const built = page();
+      return built instanceof Promise ? built.then((done) => pageAnswer(c, done)) : pageAnswer(c, built);
+    }),
+  );
+
   // With CORS on, Hono's CORS middleware answers every OPTIONS itself, with 204.
   if (withCors !== undefined) app.on("OPTIONS", [...TASK_PATHS, DOCUMENT_PATH], duties.middleware, withCors);
 
@@ -117,10 +137,11 @@ function conditional(
   version: string,
   body: ListBody | undefined,
   headers: Record<string, string>,
+  contentType = JSON_TYPE,
 ): Response {
   headers.ETag = `"${version}"`;
   if (body === undefined) return answer(c, 304, null, headers);
-  headers["Content-Type"] = JSON_TYPE;
+  headers["Content-Type"] = contentType;
   headers["Content-Length"] = String(body.byteLength);
   return answer(c, 200, bodyOf(body), headers, body.byteLength);
 }

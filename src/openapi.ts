@@ -150,16 +150,48 @@ export function openApiDocument(config: AppConfig): object {
       [...OTHER_METHODS, "post", "options"].map((method) => [method, methodNotAllowed("GET, HEAD")]),
     ),
   };
+  const pageHeaders = {
+    ETag: header("ETag"),
+    "Cache-Control": header("CacheControl"),
+    "Content-Security-Policy": header("ContentSecurityPolicy"),
+  };
+  const homePath = {
+    get: {
+      operationId: "getHomePage",
+      summary: "The home page for people: the list, kept current while open, and a form to add a task",
+      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
+      responses: {
+        "200": {
+          description: "The page",
+          headers: pageHeaders,
+          content: { "text/html": { schema: { type: "string" } } },
+        },
+        "304": response("NotModified"),
+      },
+    },
+    head: {
+      operationId: "headHomePage",
+      summary: "What GET answers, without the body",
+      parameters: [{ $ref: "#/components/parameters/IfNoneMatch" }],
+      responses: {
+        "200": { description: "The page's headers", headers: pageHeaders },
+        "304": response("NotModified"),
+      },
+    },
+    ...Object.fromEntries(
+      [...OTHER_METHODS, "post", "options"].map((method) => [method, methodNotAllowed("GET, HEAD")]),
+    ),
+  };
   return {
     openapi: "3.1.0",
     info: {
       title: "Task list service",
       version: "1.0.0",
       description:
-        "An ordered, append-only list of tasks. /tasks and /index.php serve the same list. Any other path answers 404 with an Error body.",
+        "An ordered, append-only list of tasks. /tasks and /index.php serve the same list; / is a page for people that shows it. Any other path answers 404 with an Error body.",
     },
     servers: [{ url: config.basePath === "" ? "/" : config.basePath }],
-    paths: { "/tasks": taskPath, "/index.php": taskPath, "/openapi.json": documentPath },
+    paths: { "/tasks": taskPath, "/index.php": taskPath, "/openapi.json": documentPath, "/": homePath },
     components: {
       ...(guarded
         ? {
@@ -216,6 +248,11 @@ export function openApiDocument(config: AppConfig): object {
           description: "Always no-cache: revalidate with If-None-Match",
           required: true,
           schema: { const: "no-cache" },
+        },
+        ContentSecurityPolicy: {
+          description: "Allows the page's own inline script and style (by hash) and requests to its own origin only",
+          required: true,
+          schema: { type: "string" },
         },
       },
       responses: {

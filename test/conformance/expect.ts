@@ -17,6 +17,8 @@ export type BodyRule =
   | "list"
   /** The OpenAPI document of the contract. */
   | "openapi"
+  /** The home page: an HTML document whose Content-Security-Policy loads nothing from other origins. */
+  | "page"
   /** The created task, appended to the list with the next id. */
   | { readonly created: { readonly title: string; readonly completed: boolean } }
   /** A JSON error body. */
@@ -51,6 +53,8 @@ export async function runTableCase(client: Client, row: TableCase): Promise<void
     checkEqual(reply.text, before.text, "body (the list as GET /tasks served it just before)");
   } else if (body === "openapi") {
     checkOpenApi(reply);
+  } else if (body === "page") {
+    checkPage(reply);
   } else if ("error" in body) {
     checkErrorBody(reply, body.error);
   } else if (before !== undefined) {
@@ -120,5 +124,23 @@ function checkOpenApi(reply: Reply): void {
       Object.keys(paths).some((key) => key.endsWith(path)),
       `the OpenAPI document must describe ${path}, got paths ${Object.keys(paths).join(", ")}`,
     );
+  }
+}
+
+/** Source expressions that would let the page load from another origin, or run script or style not named by hash or nonce. */
+const FOREIGN_SOURCE = /^(?:\*|[a-z][a-z0-9+.-]*:.*|[^']*\.[^']*|'unsafe-[a-z-]+')$/i;
+
+function checkPage(reply: Reply): void {
+  check(/^<!doctype html>/i.test(reply.text), `the home page must be an HTML document, got ${clip(reply.text, 80)}`);
+  const policy = reply.headers.get("content-security-policy");
+  check(policy !== null, "the home page must carry a Content-Security-Policy");
+  const directives = policy.split(";").map((directive) => directive.trim().split(/\s+/));
+  check(
+    directives.some(([name]) => name === "default-src"),
+    `the policy must set default-src, so that nothing it leaves out is allowed: ${policy}`,
+  );
+  for (const [name, ...sources] of directives) {
+    const foreign = sources.filter((source) => FOREIGN_SOURCE.test(source));
+    check(foreign.length === 0, `${name} must allow no other origin and no unsafe source, got ${foreign.join(" ")}`);
   }
 }

@@ -26,6 +26,7 @@ export function tableCases(options: ConformanceOptions): TableCase[] {
     ...sizeCases(options),
     ...methodCases(options),
     ...openApiCases(options),
+    ...homePageCases(options),
     ...notFoundCases(options),
   ];
 }
@@ -312,8 +313,46 @@ function openApiCases(options: ConformanceOptions): TableCase[] {
   ];
 }
 
+function homePageCases(options: ConformanceOptions): TableCase[] {
+  const methods = ["POST", "PUT", "DELETE"];
+  if (options.corsOrigins === undefined) methods.push("OPTIONS");
+  const pageHeaders = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" };
+  return [
+    {
+      name: "GET / answers 200 with the home page as HTML, under a policy that allows no other origin",
+      request: { method: "GET", path: "/" },
+      status: 200,
+      headers: pageHeaders,
+      body: "page",
+    },
+    {
+      name: "GET / ignores a query string",
+      request: { method: "GET", path: "/?tab=2" },
+      status: 200,
+      headers: pageHeaders,
+      body: "page",
+    },
+    {
+      name: "HEAD / answers 200 with no body",
+      request: { method: "HEAD", path: "/" },
+      status: 200,
+      headers: pageHeaders,
+      body: "empty",
+    },
+    ...methods.map(
+      (method): TableCase => ({
+        name: `${method} / answers 405 with Allow: GET, HEAD and no body`,
+        request: { method, path: "/" },
+        status: 405,
+        headers: { Allow: "GET, HEAD" },
+        body: "empty",
+      }),
+    ),
+  ];
+}
+
 function notFoundCases(options: ConformanceOptions): TableCase[] {
-  const paths = ["/", "/tasks/", "/tasks/1", "/index.php/tasks", "/task", "/Tasks", "/index.html", "/openapi.yaml"];
+  const paths = ["/tasks/", "/tasks/1", "/index.php/tasks", "/task", "/Tasks", "/index.html", "/openapi.yaml"];
   const cases = paths.map(
     (path): TableCase => ({
       name: `GET ${path} answers 404 "Not found"`,
@@ -337,7 +376,7 @@ function notFoundCases(options: ConformanceOptions): TableCase[] {
     },
   );
   if (options.basePath !== undefined && options.basePath !== "") {
-    for (const path of [...TASK_PATHS, "/openapi.json"]) {
+    for (const path of [...TASK_PATHS, "/openapi.json", "/"]) {
       cases.push({
         name: `GET ${path} outside the base path answers 404`,
         request: { method: "GET", path, outsideBasePath: true },

@@ -38,10 +38,14 @@ const CONTRACT_VARS = [
   "BASE_PATH",
   "MAX_BODY_BYTES",
   "MAX_TASKS",
+  "MAX_LIST_BYTES",
   "CORS_ORIGINS",
   "LOG_LEVEL",
   "TASK_STORE",
   "SQLITE_PATH",
+  "READ_TOKENS",
+  "WRITE_TOKENS",
+  "DATABASE_URL",
 ];
 const SCRIPTS: Record<Runtime, string> = {
   node: "start:node",

@@ -7,11 +7,12 @@ export interface Setup {
 }
 
 /**
- * Where a probe goes, below the base path: the list, the OpenAPI document, a path that does not
- * exist, the list's path without the base path, or a path whose answer the contract leaves open.
+ * Where a probe goes, below the base path: the list, the OpenAPI document, the home page, a path
+ * that does not exist, the list's path without the base path, or a path whose answer the contract
+ * leaves open.
  */
 export interface Target {
-  readonly kind: "list" | "document" | "unknown" | "list-without-base" | "not-ruled";
+  readonly kind: "list" | "document" | "home" | "unknown" | "list-without-base" | "not-ruled";
   readonly path: string;
 }
 

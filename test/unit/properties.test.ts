@@ -66,7 +66,7 @@ const targetArb: fc.Arbitrary<Target> = fc.oneof(
   fc.constantFrom<Target>(
     { kind: "list-without-base", path: "/tasks" },
     { kind: "document", path: "/openapi.json" },
-    { kind: "unknown", path: "/" },
+    { kind: "home", path: "/" },
     { kind: "unknown", path: "/tasks/" },
     { kind: "unknown", path: "/Tasks" },
     { kind: "unknown", path: "/tasks/1" },
@@ -301,6 +301,10 @@ function expected(setup: Setup, probe: Probe, method: string, bytes: Uint8Array,
   const route = routeOf(probe.target, setup);
   if (route === "not-ruled") return undefined;
   if (route === "unknown") return { status: 404, message: "Not found" };
+  if (route === "home") {
+    if (method === "GET" || method === "HEAD") return { status: probe.ifNoneMatch === "any" ? 304 : 200 };
+    return { status: 405, allow: "GET, HEAD" };
+  }
   if (method === "OPTIONS" && setup.cors) return { status: 204 };
   if (route === "document") {
     if (method === "GET" || method === "HEAD") return { status: probe.ifNoneMatch === "any" ? 304 : 200 };
@@ -363,10 +367,13 @@ async function readList(app: TaskApp, setup: Setup): Promise<ListState> {
 }
 
 /** The rules every answer follows, whatever was asked. */
-function expectWellFormed(res: Response, method: string, text: string): void {
+function expectWellFormed(res: Response, method: string, text: string, route: Target["kind"]): void {
   expect(CONTRACT_STATUSES).toContain(res.status);
   expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
-  if (text !== "") expect(res.headers.get("Content-Type"), "every body is JSON").toBe("application/json");
+  if (text !== "") {
+    const type = route === "home" && res.status === 200 ? "text/html; charset=utf-8" : "application/json";
+    expect(res.headers.get("Content-Type"), "every body but the home page is JSON").toBe(type);
+  }
   if (method === "HEAD" || [204, 304, 405].includes(res.status)) expect(text).toBe("");
   if (res.status === 405) expect(res.headers.get("Allow")).not.toBeNull();
   if (res.status >= 400 && res.status !== 405) {
@@ -391,7 +398,7 @@ async function runProbes(setup: Setup, probes: readonly Probe[]): Promise<void> 
     const text = await res.text();
     const after = await readList(app, setup);
 
-    expectWellFormed(res, method, text);
+    expectWellFormed(res, method, text, routeOf(probe.target, setup));
     const answer = expected(setup, probe, method, bytes, before);
     if (answer !== undefined) {
       expect(res.status).toBe(answer.status);

@@ -1,0 +1,103 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, onTestFinished } from "vitest";
+import { launchChromium } from "./chromium.ts";
+
+/** A task as the page shows it. */
+export interface ShownTask {
+  readonly id: number;
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+/** What {@link OpenPage} accepts beside the URL. */
+export interface OpenOptions {
+  /**
+   * Statuses the test makes the server answer on purpose (a refused POST, a 401). Chromium logs
+   * every 4xx or 5xx load as a console error of its own; those, and only those, are expected.
+   */
+  readonly refused?: readonly number[];
+}
+
+/** Opens `url` in a new tab; when the test finishes, closes it and checks what the tab did. */
+export type OpenPage = (url: string, options?: OpenOptions) => Promise<Page>;
+
+const REFUSED_LOAD = /^Failed to load resource: the server responded with a status of (\d{3})\b/;
+
+/**
+ * Launches Chromium before the enclosing describe's tests and closes it after them; call it after
+ * `useServer`, so that the browser lets go of its connections before the server stops. Each page it
+ * opens is watched: once its test finishes, the test fails if the page made a request to another
+ * origin, threw, or logged a console error other than the loads refused on purpose.
+ */
+export function useBrowser(): OpenPage {
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return async (url, { refused = [] } = {}) => {
+    if (browser === undefined) throw new Error("Chromium has not started");
+    const page = await browser.context.newPage();
+    const origin = new URL(url).origin;
+    const foreign: string[] = [];
+    const errors: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).origin !== origin) foreign.push(request.url());
+    });
+    page.on("console", (message) => {
+      if (message.type() !== "error") return;
+      const status = Number(REFUSED_LOAD.exec(message.text())?.[1]);
+      if (!refused.includes(status)) errors.push(message.text());
+    });
+    page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+    onTestFinished(async () => {
+      await page.close();
+      expect(foreign, "requests to other origins").toEqual([]);
+      expect(errors, "console errors and uncaught exceptions").toEqual([]);
+    });
+    await page.goto(url);
+    return page;
+  };
+}
+
+/** The list as the page shows it: each row's id, title and whether it says done. */
+export async function shownTasks(page: Page): Promise<ShownTask[]> {
+  const rows = await page
+    .getByRole("table")
+    .locator("tbody tr")
+    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+  return rows.map(([id = "", title = "", state = ""]) => {
+    if (state !== "Done" && state !== "Not done") throw new Error(`Task ${id} shows ${JSON.stringify(state)}`);
+    return { id: Number(id), title, completed: state === "Done" };
+  });
+}
+
+/** Waits until the page shows exactly `tasks`: the page polls, so what it shows catches up. */
+export async function expectShown(page: Page, tasks: readonly ShownTask[], timeout = 10_000): Promise<void> {
+  await expect.poll(() => shownTasks(page), { timeout, interval: 100 }).toEqual(tasks);
+}
+
+/** The list as the server serves it, read with `token` as a bearer token when one is given. */
+export async function serverTasks(listUrl: string, token?: string): Promise<ShownTask[]> {
+  const res = await fetch(listUrl, { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as ShownTask[];
+}
+
+/** Adds a task as another client would, straight to the API. */
+export async function addFromElsewhere(listUrl: string, title: string, completed = false): Promise<Response> {
+  return fetch(listUrl, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ title, completed }),
+  });
+}
+
+/** Adds a task through the page's form, as a person would with a pointer. */
+export async function addWithForm(page: Page, title: string, completed: boolean): Promise<void> {
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Done already").setChecked(completed);
+  await page.getByRole("button", { name: "Add task" }).click();
+}

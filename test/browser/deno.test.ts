@@ -1,0 +1,5 @@
+import { describeHomePage } from "./home-page.ts";
+import { describeTokenFlow } from "./token-flow.ts";
+
+describeHomePage("deno");
+describeTokenFlow("deno");

@@ -1,0 +1,147 @@
+import { describe, expect, test } from "vitest";
+import type { RunningServer, Runtime } from "../support/server.ts";
+import { useServer } from "../support/server-fixture.ts";
+import { addFromElsewhere, addWithForm, expectShown, serverTasks, useBrowser } from "./browser.ts";
+
+const INITIAL = [
+  { id: 1, title: "Read the task list specification", completed: true },
+  { id: 2, title: "Build the task list service", completed: false },
+];
+const LIMITED = { BASE_PATH: "/api/v1", MAX_BODY_BYTES: "256", MAX_TASKS: "4" };
+
+/**
+ * What a person does with the home page in Chromium, against two real servers on `runtime`: one
+ * with the default settings, one under a base path with limits small enough to reach.
+ */
+export function describeHomePage(runtime: Runtime): void {
+  describe(`the home page of a ${runtime} server with the default settings`, () => {
+    const server = useServer(runtime, {});
+    const openPage = useBrowser();
+    const home = () => `${server().baseUrl}/`;
+    const list = () => `${server().baseUrl}/tasks`;
+
+    test("shows the initial tasks, oldest first, each with whether it is done", async () => {
+      const page = await openPage(home());
+      await expectShown(page, INITIAL);
+      expect(await page.getByText("2 tasks", { exact: true }).isVisible()).toBe(true);
+    });
+
+    test("adds a task from the form and shows it at the end of the list", async () => {
+      const page = await openPage(home());
+      const before = await serverTasks(list());
+      await expectShown(page, before);
+      await addWithForm(page, "Added from the form", true);
+      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added from the form", completed: true };
+      await expectShown(page, [...before, added]);
+      expect(await serverTasks(list())).toEqual([...before, added]);
+      expect(await page.getByText(`Added task ${added.id}`).isVisible()).toBe(true);
+      expect(await page.getByLabel("Title").inputValue()).toBe("");
+      expect(await page.getByLabel("Done already").isChecked()).toBe(false);
+    });
+
+    test("shows a task that another client added, without being reloaded", async () => {
+      const page = await openPage(home());
+      await expectShown(page, await serverTasks(list()));
+      await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+      expect((await addFromElsewhere(list(), "Added by another client")).status).toBe(200);
+      await expectShown(page, await serverTasks(list()));
+      expect(await page.evaluate(() => "notReloaded" in window)).toBe(true);
+    });
+
+    test("asks again with If-None-Match while the list is unchanged, and the server answers 304", async () => {
+      const before = conditionalGets(server());
+      const page = await openPage(home());
+      const notModified = await page.waitForResponse((res) => res.url() === list() && res.status() === 304, {
+        timeout: 10_000,
+      });
+      const etag = (await fetch(list())).headers.get("ETag");
+      expect(await notModified.request().headerValue("If-None-Match")).toBe(etag);
+      await expect.poll(() => conditionalGets(server()), { timeout: 5_000 }).toBeGreaterThan(before);
+    });
+  });
+
+  describe(`the home page of a ${runtime} server under a base path, with small limits`, () => {
+    const server = useServer(runtime, LIMITED);
+    const openPage = useBrowser();
+    const base = () => `${server().baseUrl}${LIMITED.BASE_PATH}`;
+    const list = () => `${base()}/tasks`;
+
+    test("opens at the base path with or without its slash, and reads and adds under it", async () => {
+      const page = await openPage(base());
+      expect(page.url()).toBe(base());
+      await expectShown(page, INITIAL);
+      const posted = page.waitForRequest((request) => request.method() === "POST");
+      await addWithForm(page, "Under the base path", false);
+      expect((await posted).url()).toBe(list());
+      const after = [...INITIAL, { id: 3, title: "Under the base path", completed: false }];
+      await expectShown(page, after);
+      const slashed = await openPage(`${base()}/`);
+      await expectShown(slashed, after);
+    });
+
+    test("links to the OpenAPI document under the base path from either address", async () => {
+      for (const address of [base(), `${base()}/`]) {
+        const page = await openPage(address);
+        const href = await page
+          .getByRole("link", { name: "OpenAPI document" })
+          .evaluate((a) => (a as HTMLAnchorElement).href);
+        expect(href).toBe(`${base()}/openapi.json`);
+      }
+    });
+
+    test("links to the OpenAPI document under the base path", async () => {
+      const page = await openPage(`${base()}/`);
+      const href = await page
+        .getByRole("link", { name: "OpenAPI document" })
+        .evaluate((a) => (a as HTMLAnchorElement).href);
+      expect(href).toBe(`${base()}/openapi.json`);
+      const res = await fetch(href);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { openapi: string }).openapi).toBe("3.1.0");
+    });
+
+    test("shows the message of a POST refused as too large, and keeps the title to shorten", async () => {
+      const page = await openPage(`${base()}/`, { refused: [413] });
+      const before = await serverTasks(list());
+      await expectShown(page, before);
+      const title = "A title far too long for this server's 256-byte limit ".repeat(5);
+      await addWithForm(page, title, false);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe("Request body must be at most 256 bytes");
+      expect(await page.getByLabel("Title").inputValue()).toBe(title);
+      expect(await serverTasks(list())).toEqual(before);
+    });
+
+    test("shows the message of a POST refused because the list is full", async () => {
+      for (let count = (await serverTasks(list())).length; count < 4; count++) {
+        expect((await addFromElsewhere(list(), `Filling the list, task ${count + 1}`)).status).toBe(200);
+      }
+      const page = await openPage(`${base()}/`, { refused: [507] });
+      const full = await serverTasks(list());
+      expect(full).toHaveLength(4);
+      await expectShown(page, full);
+      await addWithForm(page, "One too many", false);
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toBe("Task list is full: it holds the maximum of 4 tasks");
+      expect(await serverTasks(list())).toEqual(full);
+    });
+  });
+}
+
+/** How many GETs of the list the server has logged answering 304. */
+function conditionalGets(server: RunningServer): number {
+  return server
+    .output()
+    .split("\n")
+    .map(logEntry)
+    .filter((entry) => entry?.method === "GET" && entry.path === "/tasks" && entry.status === 304).length;
+}
+
+function logEntry(line: string): { method?: string; path?: string; status?: number } | undefined {
+  try {
+    return JSON.parse(line);
+  } catch {
+    // One of the runtime's own lines, not the service's log.
+    return undefined;
+  }
+}

@@ -1,0 +1,131 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { useServer } from "../support/server-fixture.ts";
+import { addFromElsewhere, expectShown, serverTasks, useBrowser } from "./browser.ts";
+
+/** `UPDATE_SCREENSHOTS=1 npm run test:browser` rewrites the screenshots the README shows. */
+const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? resolve(import.meta.dirname, "../../docs") : undefined;
+
+/** Relative luminance of a CSS `rgb()` colour, from 0 (black) to 1 (white). */
+function luminance(color: string): number {
+  const [r = 0, g = 0, b = 0] = (color.match(/\d+(\.\d+)?/g) ?? []).map((part) => {
+    const c = Number(part) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** The label of the focused control, or the text of the focused button. */
+function focused(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (element instanceof HTMLInputElement) return element.labels?.[0]?.textContent ?? undefined;
+    return element?.textContent ?? undefined;
+  });
+}
+
+/** Whether the focused element draws a focus ring a person can see. */
+function focusRingShown(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const style = document.activeElement === null ? undefined : getComputedStyle(document.activeElement);
+    return style !== undefined && style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) >= 2;
+  });
+}
+
+describe("the home page, for a person", () => {
+  const server = useServer("node", {});
+  const openPage = useBrowser();
+  const home = () => `${server().baseUrl}/`;
+  const list = () => `${server().baseUrl}/tasks`;
+
+  test("follows the system's light or dark mode", async () => {
+    expect((await addFromElsewhere(list(), "Show the list on a home page", true)).status).toBe(200);
+    expect((await addFromElsewhere(list(), "Test it in a real browser", false)).status).toBe(200);
+    const page = await openPage(home());
+    await expectShown(page, await serverTasks(list()));
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const [background, text] = await page.evaluate(() => {
+        const style = getComputedStyle(document.body);
+        return [style.backgroundColor, style.color];
+      });
+      if (scheme === "light") {
+        expect(luminance(background)).toBeGreaterThan(0.8);
+        expect(luminance(text)).toBeLessThan(0.05);
+      } else {
+        expect(luminance(background)).toBeLessThan(0.05);
+        expect(luminance(text)).toBeGreaterThan(0.8);
+      }
+      const screenshot = await page.screenshot({ fullPage: true });
+      if (SCREENSHOTS !== undefined) {
+        mkdirSync(SCREENSHOTS, { recursive: true });
+        writeFileSync(resolve(SCREENSHOTS, `home-page-${scheme}.png`), screenshot);
+      }
+    }
+  });
+
+  test("shows titles as the text they are, never as markup", async () => {
+    const titles = [
+      `<img src="x" onerror="document.title='changed'">`,
+      "</td></tr><script>document.title='changed'</script>",
+      "&lt;b&gt; stays as typed &amp; so does this",
+    ];
+    for (const title of titles) expect((await addFromElsewhere(list(), title)).status).toBe(200);
+    const page = await openPage(home());
+    await expectShown(page, await serverTasks(list()));
+    expect(await page.getByRole("table").locator("img, script, b").count()).toBe(0);
+    for (const title of titles) expect(await page.getByRole("cell", { name: title, exact: true }).count()).toBe(1);
+    expect(await page.title()).toBe("Tasks");
+  });
+
+  test("shows an empty title as (no title)", async () => {
+    expect((await addFromElsewhere(list(), "")).status).toBe(200);
+    const page = await openPage(home());
+    await expectShown(page, await serverTasks(list()));
+    const shown = await page
+      .getByRole("table")
+      .locator("tbody tr")
+      .last()
+      .locator("td")
+      .nth(1)
+      .evaluate((td) => getComputedStyle(td, "::before").content);
+    expect(shown).toBe('"(no title)"');
+  });
+
+  test("adds a task with the keyboard alone, showing where the focus is at each step", async () => {
+    const page = await openPage(home());
+    const before = await serverTasks(list());
+    await expectShown(page, before);
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Title");
+    expect(await focusRingShown(page)).toBe(true);
+    await page.keyboard.type("Typed without a mouse");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Done already");
+    expect(await focusRingShown(page)).toBe(true);
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Tab");
+    expect(await focused(page)).toBe("Add task");
+    expect(await focusRingShown(page)).toBe(true);
+    await page.keyboard.press("Enter");
+    const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Typed without a mouse", completed: true };
+    await expectShown(page, [...before, added]);
+    expect(await focused(page)).toBe("Title");
+  });
+
+  test("fits a phone's screen without sideways scrolling, with controls big enough to tap", async () => {
+    expect((await addFromElsewhere(list(), `A title with no spaces: ${"x".repeat(200)}`)).status).toBe(200);
+    const page = await openPage(home());
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectShown(page, await serverTasks(list()));
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    for (const control of [page.getByLabel("Title"), page.getByRole("button", { name: "Add task" })]) {
+      expect((await control.boundingBox())?.height).toBeGreaterThanOrEqual(44);
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, test } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
+import { addFromElsewhere, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import { useInProcessServer } from "./in-process.ts";
+
+const freshApp = () => createApp({ store: new MemoryStore(), config: parseAppConfig({ LOG_LEVEL: "off" }) });
+
+describe("the home page of a service whose list is replaced by another", () => {
+  // A memory store's list starts again when its process restarts, and on Workers each isolate has
+  // its own: the page then meets a list that is not the one it shows plus new tasks.
+  let app = freshApp();
+  const baseUrl = useInProcessServer((request) => app.fetch(request));
+  const openPage = useBrowser();
+
+  test("shows the other list as it is, not the old one with tasks added", async () => {
+    const list = `${baseUrl()}/tasks`;
+    expect((await addFromElsewhere(list, "Only in the first list")).status).toBe(200);
+    const page = await openPage(`${baseUrl()}/`);
+    await expectShown(page, await serverTasks(list));
+    app = freshApp();
+    for (const title of ["Only in the second list", "Also only in the second list"]) {
+      expect((await addFromElsewhere(list, title)).status).toBe(200);
+    }
+    await expectShown(page, await serverTasks(list));
+  });
+});

@@ -1,0 +1,110 @@
+import type { Page } from "playwright-core";
+import { describe, expect, test } from "vitest";
+import { NO_TOKEN_MESSAGE, READ_ONLY_MESSAGE, UNKNOWN_TOKEN_MESSAGE } from "../../src/access.ts";
+import type { Runtime } from "../support/server.ts";
+import { useServer } from "../support/server-fixture.ts";
+import { addWithForm, expectShown, serverTasks, useBrowser } from "./browser.ts";
+
+const READ_TOKEN = "browser-read-token-0123456789";
+const WRITE_TOKEN = "browser-write-token-0123456789";
+
+/** Gives the page a token through its token form, as a person would. */
+async function enterToken(page: Page, token: string): Promise<void> {
+  await page.getByLabel("Token").fill(token);
+  await page.getByLabel("Token").press("Enter");
+}
+
+/** The Authorization header of every list request the page sends from now on. */
+function authorizationsSent(page: Page): Promise<string | null>[] {
+  const sent: Promise<string | null>[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/tasks") sent.push(request.headerValue("Authorization"));
+  });
+  return sent;
+}
+
+/**
+ * What a person sees of READ_TOKENS and WRITE_TOKENS on the home page of a real `runtime` server:
+ * the page asks for a token when the list answers 401, keeps it for the tab and sends it as a
+ * bearer token, and shows the service's own messages for 401 and 403.
+ */
+export function describeTokenFlow(runtime: Runtime): void {
+  describe(`the home page of a ${runtime} server whose list needs a token`, () => {
+    const server = useServer(runtime, { READ_TOKENS: READ_TOKEN, WRITE_TOKENS: WRITE_TOKEN });
+    const openPage = useBrowser();
+    const home = () => `${server().baseUrl}/`;
+    const list = () => `${server().baseUrl}/tasks`;
+
+    test("asks for a token when the list answers 401, then reads the list with it as a bearer token", async () => {
+      const page = await openPage(home(), { refused: [401] });
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN_MESSAGE);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("token");
+      const sent = authorizationsSent(page);
+      await enterToken(page, READ_TOKEN);
+      await expectShown(page, await serverTasks(list(), READ_TOKEN));
+      await page.waitForResponse((res) => res.status() === 304);
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(await Promise.all(sent))).toEqual(new Set([`Bearer ${READ_TOKEN}`]));
+    });
+
+    test("sends a write token as a bearer token when adding a task", async () => {
+      const page = await openPage(home(), { refused: [401] });
+      await enterToken(page, WRITE_TOKEN);
+      const before = await serverTasks(list(), WRITE_TOKEN);
+      await expectShown(page, before);
+      const posted = page.waitForRequest((request) => request.method() === "POST");
+      await addWithForm(page, "Added with a token", false);
+      expect(await (await posted).headerValue("Authorization")).toBe(`Bearer ${WRITE_TOKEN}`);
+      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added with a token", completed: false };
+      await expectShown(page, [...before, added]);
+      expect(await serverTasks(list(), READ_TOKEN)).toEqual([...before, added]);
+    });
+
+    test("keeps the token for this tab only: a reload keeps it, a new tab asks again", async () => {
+      const page = await openPage(home(), { refused: [401] });
+      await enterToken(page, READ_TOKEN);
+      await expectShown(page, await serverTasks(list(), READ_TOKEN));
+      await page.reload();
+      await expectShown(page, await serverTasks(list(), READ_TOKEN));
+      expect(await page.getByLabel("Token").isVisible()).toBe(false);
+      const other = await openPage(home(), { refused: [401] });
+      await expect.poll(() => other.getByRole("alert").textContent()).toBe(NO_TOKEN_MESSAGE);
+    });
+
+    test("asks again, with the service's message, when the token is not one it knows", async () => {
+      const page = await openPage(home(), { refused: [401] });
+      await enterToken(page, "not-a-known-token-0000");
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(UNKNOWN_TOKEN_MESSAGE);
+      await enterToken(page, READ_TOKEN);
+      await expectShown(page, await serverTasks(list(), READ_TOKEN));
+    });
+
+    test("shows the service's 403 message when the token may read but not add, and adds nothing", async () => {
+      const page = await openPage(home(), { refused: [401, 403] });
+      await enterToken(page, READ_TOKEN);
+      const before = await serverTasks(list(), READ_TOKEN);
+      await expectShown(page, before);
+      await addWithForm(page, "Not allowed", false);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(READ_ONLY_MESSAGE);
+      expect(await serverTasks(list(), READ_TOKEN)).toEqual(before);
+    });
+  });
+
+  describe(`the home page of a ${runtime} server where only adding needs a token`, () => {
+    const server = useServer(runtime, { WRITE_TOKENS: WRITE_TOKEN });
+    const openPage = useBrowser();
+    const list = () => `${server().baseUrl}/tasks`;
+
+    test("shows the list without a token, asks for one when adding answers 401, then adds the task with it", async () => {
+      const page = await openPage(`${server().baseUrl}/`, { refused: [401] });
+      const before = await serverTasks(list());
+      await expectShown(page, before);
+      await addWithForm(page, "Added once a token was given", true);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN_MESSAGE);
+      await enterToken(page, WRITE_TOKEN);
+      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once a token was given", completed: true };
+      await expectShown(page, [...before, added]);
+      expect(await serverTasks(list())).toEqual([...before, added]);
+    });
+  });
+}
