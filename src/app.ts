@@ -7,7 +7,15 @@ import { type HomePage, homePage } from "./home.ts";
 import { toNewTask } from "./new-task.ts";
 import { openApiDocument } from "./openapi.ts";
 import { parseJson, readBody, requireJsonContentType } from "./request-body.ts";
-import { answer, answerError, type DutyEnv, type DutyHandler, jsonAnswer, requestDuties } from "./request-duties.ts";
+import {
+  answer,
+  answerError,
+  type DutyEnv,
+  type DutyHandler,
+  type DutyOptions,
+  jsonAnswer,
+  requestDuties,
+} from "./request-duties.ts";
 import { type LogSink, requestLogger } from "./request-log.ts";
 import { isKnown, type ListBody, type ListRead, type TaskStore, taskJson } from "./store/store.ts";
 
@@ -24,20 +32,22 @@ export interface AppOptions {
   readonly store: TaskStore;
   readonly config: AppConfig;
   readonly logSink?: LogSink;
+  /** How answers are made on this runtime. */
+  readonly duties?: DutyOptions;
 }
 
 /** The task list app, as {@link createApp} builds it. */
 export type TaskApp = Hono<DutyEnv>;
 
 /** Builds the task list app. It uses only Web-standard APIs, so every runtime serves it as it is. */
-export function createApp({ store, config, logSink = console }: AppOptions): TaskApp {
+export function createApp({ store, config, logSink = console, duties: dutyOptions }: AppOptions): TaskApp {
   // The 404 and error handlers sit on the root, so that requests outside the base path get request
   // ids, logs and headers too; the routes sit under the base path.
   const root = new Hono<DutyEnv>();
   const app = root.basePath(config.basePath);
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
-  const duties = requestDuties(log);
+  const duties = requestDuties(log, dutyOptions);
   const guards = accessGuards(config.readTokens, config.writeTokens);
   const withCors =
     config.corsOrigins === undefined
@@ -142,8 +152,8 @@ function conditional(
   headers.ETag = `"${version}"`;
   if (body === undefined) return answer(c, 304, null, headers);
   headers["Content-Type"] = contentType;
-  headers["Content-Length"] = String(body.byteLength);
-  return answer(c, 200, bodyOf(body), headers, body.byteLength);
+  const sent = body.text !== undefined && c.get("duty").text ? body.text : bodyOf(body);
+  return answer(c, 200, sent, headers, body.byteLength);
 }
 
 /** A list body as a response body: its one part as it is, or a stream of its parts, never copied. */

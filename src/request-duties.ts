@@ -12,6 +12,17 @@ export interface Duty {
   bytes: number;
   /** Whether {@link answer} made the answer, so it already carries every common header. */
   complete: boolean;
+  /** Whether fixed bodies go out as text, which the runtime's adapter sends fastest (see {@link DutyOptions}). */
+  readonly text: boolean;
+}
+
+/** How the duties answer on a given runtime. */
+export interface DutyOptions {
+  /**
+   * Send fixed bodies as text rather than bytes: Node's HTTP server writes a text body in the same
+   * write as the head, and bytes in a second one. Other runtimes send bytes as they are.
+   */
+  readonly textBodies?: boolean;
 }
 
 /** The app's context variables: each request's {@link Duty}. */
@@ -30,12 +41,13 @@ const JSON_TYPE = "application/json";
 
 /**
  * Makes a response with every header given at once, the common ones included, so that each
- * runtime's adapter can send it as it is (on Node, without building a Headers object).
+ * runtime's adapter can send it as it is (on Node, without building a Headers object). A fixed
+ * body's length is left to the runtime, which knows it; a stream's, and HEAD's, are stated.
  */
 export function answer(
   c: Context<DutyEnv>,
   status: StatusCode,
-  body: ConstructorParameters<typeof Response>[0],
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
   headers: Record<string, string>,
   bytes = 0,
 ): Response {
@@ -44,14 +56,29 @@ export function answer(
   duty.complete = true;
   headers["X-Request-Id"] = duty.id;
   headers["X-Content-Type-Options"] = "nosniff";
+  if (body !== null && (body instanceof ReadableStream || c.req.method === "HEAD")) {
+    headers["Content-Length"] = String(bytes);
+  }
   return new Response(body, { status, headers });
 }
 
-/** A JSON answer from its text. */
+/** A JSON answer from its text, sent as text or as bytes as the runtime prefers. */
 export function jsonAnswer(c: Context<DutyEnv>, status: ContentfulStatusCode, text: string): Response {
-  const body = encoder.encode(text);
-  const length = String(body.byteLength);
-  return answer(c, status, body, { "Content-Type": JSON_TYPE, "Content-Length": length }, body.byteLength);
+  const headers = { "Content-Type": JSON_TYPE };
+  if (c.get("duty").text) return answer(c, status, text, headers, utf8Length(text));
+  const body = encoder.encode(text) as Uint8Array<ArrayBuffer>;
+  return answer(c, status, body, headers, body.byteLength);
+}
+
+/** Bytes of `text` in UTF-8; its lone surrogates, which JSON.stringify never leaves, are not counted apart. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Each half of a surrogate pair counts 2, making the pair's 4.
+    if (code >= 0x80) bytes += code < 0x800 || (code >= 0xd800 && code <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
 }
 
 /** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
@@ -70,7 +97,10 @@ export function answerError(error: Error, c: Context<DutyEnv>): Response {
  * handler, which keeps Hono on its fastest path (one handler, no middleware, no promise unless the
  * handler makes one); `middleware` does it as the first of several handlers.
  */
-export function requestDuties(log: RequestLog | undefined): {
+export function requestDuties(
+  log: RequestLog | undefined,
+  { textBodies = false }: DutyOptions = {},
+): {
   wrap: (handler: DutyHandler) => DutyHandler;
   middleware: MiddlewareHandler<DutyEnv>;
 } {
@@ -78,7 +108,7 @@ export function requestDuties(log: RequestLog | undefined): {
   const begin = (c: Context<DutyEnv>): Duty => {
     const given = c.req.header("X-Request-Id");
     const id = given !== undefined && CLIENT_ID.test(given) ? given : nextId();
-    const duty: Duty = { id, start: performance.now(), bytes: 0, complete: false };
+    const duty: Duty = { id, start: performance.now(), bytes: 0, complete: false, text: textBodies };
     c.set("duty", duty);
     return duty;
   };

@@ -3,8 +3,13 @@ import { batchedLogSink } from "../request-log.ts";
 import { openNodeSqlite } from "../store/sqlite-node.ts";
 import { createServerApp } from "./server.ts";
 
-const logSink = batchedLogSink(console);
-const { app, listen } = createServerApp(process.env, openNodeSqlite, logSink);
+// Straight to the streams: a batch is one string already, and console would format it again.
+const logSink = batchedLogSink({
+  log: (text) => process.stdout.write(`${text}\n`),
+  error: (text) => process.stderr.write(`${text}\n`),
+});
+// @hono/node-server sends a text body in the same write as the head.
+const { app, listen } = createServerApp(process.env, openNodeSqlite, logSink, { textBodies: true });
 
 const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);

@@ -1,5 +1,6 @@
 import { createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, listLimits, parseAppConfig, parseListenConfig } from "../config.ts";
+import type { DutyOptions } from "../request-duties.ts";
 import { type LogSink, logEvent } from "../request-log.ts";
 import { createServerStore } from "../store/server-store.ts";
 import type { SqliteFileConnection } from "../store/sqlite.ts";
@@ -13,11 +14,12 @@ export function createServerApp(
   env: EnvRecord,
   openSqlite: (path: string) => SqliteFileConnection,
   logSink: LogSink,
+  duties: DutyOptions = {},
 ): { readonly app: TaskApp; readonly listen: ListenConfig } {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
   const store = createServerStore(env, openSqlite);
   const warning = overLimitWarning(store.usage, listLimits(config));
   if (warning !== undefined) logSink.log(logEvent("warn", warning));
-  return { app: createApp({ store, config, logSink }), listen };
+  return { app: createApp({ store, config, logSink, duties }), listen };
 }

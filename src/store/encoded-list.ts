@@ -1,6 +1,7 @@
 import { type ListBody, type ListUsage, type Task, taskJson } from "./store.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const OPEN = Uint8Array.of(0x5b); // [
 const COMMA = Uint8Array.of(0x2c); // ,
 const CLOSE = Uint8Array.of(0x5d); // ]
@@ -92,10 +93,24 @@ export class EncodedList {
       offset += part.byteLength;
     }
     bytes.set(CLOSE, offset);
-    return { parts: [bytes], byteLength };
+    let text: string | undefined;
+    return {
+      parts: [bytes],
+      byteLength,
+      get text() {
+        text ??= decoder.decode(bytes);
+        return text;
+      },
+    };
   }
 
   #write(bytes: Uint8Array): void {
+    if (bytes.byteLength <= this.#page.byteLength - this.#pageLength) {
+      this.#page.set(bytes, this.#pageLength);
+      this.#pageLength += bytes.byteLength;
+      this.#length += bytes.byteLength;
+      return;
+    }
     for (let offset = 0; offset < bytes.byteLength; ) {
       if (this.#pageLength === this.#page.byteLength) {
         this.#full.push(this.#page);

@@ -33,6 +33,8 @@ export interface ListUsage {
 export interface ListBody {
   readonly parts: readonly Uint8Array<ArrayBuffer>[];
   readonly byteLength: number;
+  /** The same JSON as text, for a body short enough to be kept twice. */
+  readonly text?: string;
 }
 
 /** The list as a GET serves it: its version, and its JSON unless the reader already has it. */
