@@ -21,7 +21,7 @@ const MEMORY_BOUNDED: Readonly<Record<Runtime, boolean>> = { node: true, bun: tr
 
 /**
  * How much memory may grow during the mixed load: a fixed headroom for the runtime's heap sizing
- * under load, plus 8 times the list. The list is held once, in pages; a GET of more than 64 KiB
+ * under load, plus 8 times the list. The list is held once, in pages; a GET of more than 256 KiB
  * sends views of them, and a smaller list is copied once per version, so the copies are few and
  * small (measured over 20 s: Node +16 MiB with a 1.7 MiB list, Deno +28 MiB with a 2 MiB list).
  */

@@ -61,8 +61,8 @@ test("keeps its bytes exact while it grows over many pages", () => {
 test("never changes a body it handed out, short or long, however many tasks come after", () => {
   const list = new EncodedList([task(1, "first")]);
   const bodies = [];
-  for (let id = 2; id <= 6000; id++) {
-    if (id % 1000 === 0) bodies.push({ body: list.body(), copy: joinParts(list.body()) });
+  for (let id = 2; id <= 10_000; id++) {
+    if (id % 2000 === 0) bodies.push({ body: list.body(), copy: joinParts(list.body()) });
     list.push(task(id, `task ${id}`));
   }
   expect(bodies.at(-1)?.body.parts.length).toBeGreaterThan(1);
@@ -72,9 +72,9 @@ test("never changes a body it handed out, short or long, however many tasks come
 
 test("a long list is in memory once: bodies of different versions share its pages", () => {
   const list = new EncodedList();
-  for (let id = 1; id <= 5000; id++) list.push(task(id, `task number ${id}`));
+  for (let id = 1; id <= 8000; id++) list.push(task(id, `task number ${id}`));
   const before = list.body();
-  list.push(task(5001, "one more"));
+  list.push(task(8001, "one more"));
   const after = list.body();
   expect(after.parts[0]).toBe(before.parts[0]);
   expect(after.parts[0]?.buffer).toBe(before.parts[0]?.buffer);
