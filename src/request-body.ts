@@ -55,7 +55,7 @@ async function readCounted(request: Request, limit: number): Promise<Uint8Array>
 
 /** Refuses a `Content-Type` that is present and not JSON; a missing one is read as JSON. */
 export function requireJsonContentType(contentType: string | undefined): void {
-  if (contentType === undefined) return;
+  if (contentType === undefined || contentType === "application/json") return;
   const mediaType = contentType.split(";", 1)[0]?.trim().toLowerCase() ?? "";
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
     throw apiError(415, "Content-Type must be application/json");
