@@ -90,7 +90,7 @@ export function createApp({ store, config, logSink = console, duties: dutyOption
     requireJsonContentType(c.req.header("Content-Type"));
     const result = await store.append(toNewTask(parseJson(body)), limits);
     if ("full" in result) throw apiError(507, fullMessage[result.full]);
-    return jsonAnswer(c, 200, taskJson(result.task));
+    return jsonAnswer(c, 200, result.text ?? taskJson(result.task));
   });
 
   const document = new TextEncoder().encode(JSON.stringify(openApiDocument(config))) as Uint8Array<ArrayBuffer>;

@@ -1,4 +1,4 @@
-import { EncodedList, encodeTask } from "./encoded-list.ts";
+import { EncodedList } from "./encoded-list.ts";
 import {
   type AppendResult,
   INITIAL_TASKS,
@@ -10,7 +10,10 @@ import {
   type NewTask,
   type Task,
   type TaskStore,
+  taskJson,
 } from "./store.ts";
+
+const encoder = new TextEncoder();
 
 /**
  * The default store: one list in this isolate's or process's memory, starting from the initial
@@ -32,11 +35,12 @@ export class MemoryStore implements TaskStore {
 
   async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
     const created: Task = { id: this.#list.lastId + 1, title: task.title, completed: task.completed };
-    const json = encodeTask(created);
+    const text = taskJson(created);
+    const json = encoder.encode(text);
     const full = limitReached(this.#list.usage, this.#list.addedBytes(json), limits);
     if (full !== undefined) return { full };
     this.#list.pushEncoded(json, 1, created.id);
-    return { task: created };
+    return { task: created, text };
   }
 
   #version(): string {

@@ -33,9 +33,10 @@ export interface TasksAfter {
   readonly lastId: number;
 }
 
-/** What a successful {@link SqliteList.append} added: the task and its JSON. */
+/** What a successful {@link SqliteList.append} added: the task, and its JSON as text and as UTF-8. */
 export interface Appended {
   readonly task: Task;
+  readonly text: string;
   readonly json: Uint8Array<ArrayBuffer>;
 }
 
@@ -54,6 +55,7 @@ const SCHEMA = [
   "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_delete AFTER DELETE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
   "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_update AFTER UPDATE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
 ];
+const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
 const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
 
@@ -117,7 +119,8 @@ export class SqliteList {
   /** Appends a task with the next id, in one transaction, unless it would break one of `limits`. */
   append(task: NewTask, limits: ListLimits): Appended | { readonly full: "tasks" | "bytes" } {
     const created: Task = { id: this.#lastId + 1, title: task.title, completed: task.completed };
-    const json = encodeTask(created);
+    const text = taskJson(created);
+    const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
     const added = json.byteLength + (this.#tasks > 0 ? 1 : 0);
     const full = limitReached(this.usage, added, limits);
     if (full !== undefined) return { full };
@@ -133,7 +136,7 @@ export class SqliteList {
     this.#tasks += 1;
     this.#bytes += added;
     this.#lastId = created.id;
-    return { task: created, json };
+    return { task: created, text, json };
   }
 
   /**
@@ -181,7 +184,6 @@ function createList(db: SqliteConnection): { instance: string; tasks: number; by
 
 /** The bytes of the list's JSON, counted task by task. */
 function countBytes(db: SqliteConnection): number {
-  const encoder = new TextEncoder();
   let bytes = 2;
   let first = true;
   for (const row of db.iterate(ALL_TASKS)) {

@@ -49,6 +49,6 @@ export class SqliteStore implements TaskStore {
     const appended = this.#list.append(task, limits);
     if ("full" in appended) return appended;
     this.#encoded.pushEncoded(appended.json, 1, appended.task.id);
-    return { task: appended.task };
+    return { task: appended.task, text: appended.text };
   }
 }

@@ -17,8 +17,11 @@ export interface ListLimits {
   readonly maxBytes: number;
 }
 
-/** What an append did: the task it added, or which limit kept it out. */
-export type AppendResult = { readonly task: Task } | { readonly full: "tasks" | "bytes" };
+/**
+ * What an append did: the task it added (with its JSON, when the store has made it already), or
+ * which limit kept it out.
+ */
+export type AppendResult = { readonly task: Task; readonly text?: string } | { readonly full: "tasks" | "bytes" };
 
 /** How much the list holds: its tasks and the bytes of its JSON. */
 export interface ListUsage {

@@ -54,6 +54,11 @@ function tasksOf(read: ListRead): Task[] {
   return JSON.parse(decoder.decode(joinParts(read.body))) as Task[];
 }
 
+/** What an append that added `task` answers: the task and its JSON. */
+function appended(task: Task) {
+  return { task, text: taskText(task) };
+}
+
 /** What a fresh list followed by these appends holds. */
 function listAfter(...appended: Task[]): Task[] {
   return [...INITIAL_TASKS, ...appended];
@@ -64,7 +69,7 @@ describe("a SQLite store", () => {
     const store = new SqliteStore(connect());
     expect(tasksOf(await store.read([]))).toEqual(INITIAL_TASKS);
     const created = await store.append({ title: "Third", completed: false }, LIMITS);
-    expect(created).toEqual({ task: { id: 3, title: "Third", completed: false } });
+    expect(created).toEqual(appended({ id: 3, title: "Third", completed: false }));
     expect(tasksOf(await store.read([]))).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
   });
 
@@ -75,10 +80,10 @@ describe("a SQLite store", () => {
 
     const reopened = new SqliteStore(connect());
     expect(tasksOf(await reopened.read([]))).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
-    expect(created).toEqual({ task: { id: 3, title: "Kept", completed: true } });
-    expect(await reopened.append({ title: "Next", completed: false }, LIMITS)).toEqual({
-      task: { id: 4, title: "Next", completed: false },
-    });
+    expect(created).toEqual(appended({ id: 3, title: "Kept", completed: true }));
+    expect(await reopened.append({ title: "Next", completed: false }, LIMITS)).toEqual(
+      appended({ id: 4, title: "Next", completed: false }),
+    );
   });
 
   test("does not put the initial tasks back into a list emptied by hand, and numbers its next task 1", async () => {
@@ -89,9 +94,9 @@ describe("a SQLite store", () => {
 
     const reopened = new SqliteStore(connect());
     expect(tasksOf(await reopened.read([]))).toEqual([]);
-    expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual({
-      task: { id: 1, title: "Only", completed: false },
-    });
+    expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual(
+      appended({ id: 1, title: "Only", completed: false }),
+    );
   });
 
   test("gives back every title exactly after a reopen, lone surrogates and NULs included", async () => {
@@ -144,7 +149,7 @@ describe("a SQLite store", () => {
     const store = new SqliteStore(first);
     const limits = { ...LIMITS, maxTasks: INITIAL_TASKS.length + 1 };
     const kept = { id: 3, title: "Last that fits", completed: false };
-    expect(await store.append(kept, limits)).toEqual({ task: kept });
+    expect(await store.append(kept, limits)).toEqual(appended(kept));
     expect(await store.append({ title: "One too many", completed: true }, limits)).toEqual({ full: "tasks" });
     expect(tasksOf(await store.read([]))).toEqual(listAfter(kept));
     close(first);
@@ -165,9 +170,9 @@ describe("a SQLite store", () => {
     expect(await store.read([])).toEqual(before);
 
     first.query("DROP TRIGGER temp.fail_after_insert");
-    expect(await store.append({ title: "Whole", completed: false }, LIMITS)).toEqual({
-      task: { id: 3, title: "Whole", completed: false },
-    });
+    expect(await store.append({ title: "Whole", completed: false }, LIMITS)).toEqual(
+      appended({ id: 3, title: "Whole", completed: false }),
+    );
     close(first);
     expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(
       listAfter({ id: 3, title: "Whole", completed: false }),
@@ -204,7 +209,7 @@ describe("a SQLite store", () => {
     const next = { id: 3, title: "Exactly at the limit", completed: true };
     const exact = { ...LIMITS, maxBytes: listBytes() + utf8(taskText(next)).byteLength + 1 };
     expect(await store.append(next, { ...exact, maxBytes: exact.maxBytes - 1 })).toEqual({ full: "bytes" });
-    expect(await store.append(next, exact)).toEqual({ task: next });
+    expect(await store.append(next, exact)).toEqual(appended(next));
     expect(listBytes()).toBe(exact.maxBytes);
     const body = (await store.read([])).body;
     expect(body?.byteLength).toBe(exact.maxBytes);
