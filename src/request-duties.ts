@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import { STORE_UNAVAILABLE_MESSAGE } from "./errors.ts";
+import { StoreUnavailableError } from "./store/store.ts";
 
 /** What the service keeps of one request while answering it. */
 export interface Duty {
@@ -27,6 +29,8 @@ const encoder = new TextEncoder();
 /** What Hono's request-id middleware keeps of a client's id: up to 255 of these characters. */
 const CLIENT_ID = /^[\w=-]{1,255}$/;
 const JSON_TYPE = "application/json";
+/** The 503 body of a store that cannot be reached; its answer asks the client to wait a second. */
+const UNAVAILABLE = encoder.encode(JSON.stringify({ message: STORE_UNAVAILABLE_MESSAGE }));
 
 /**
  * Makes a response with every header given at once, the common ones included, so that each
@@ -54,12 +58,19 @@ export function jsonAnswer(c: Context<DutyEnv>, status: ContentfulStatusCode, te
   return answer(c, status, body, { "Content-Type": JSON_TYPE, "Content-Length": length }, body.byteLength);
 }
 
-/** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
+/**
+ * The contract's answer to an error: its own status and message, 503 with Retry-After for a store
+ * that cannot be reached, or a bare 500 for anything unexpected.
+ */
 export function answerError(error: Error, c: Context<DutyEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
     return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }));
+  }
+  if (error instanceof StoreUnavailableError) {
+    const headers = { "Content-Type": JSON_TYPE, "Content-Length": String(UNAVAILABLE.byteLength), "Retry-After": "1" };
+    return answer(c, 503, UNAVAILABLE, headers, UNAVAILABLE.byteLength);
   }
   return jsonAnswer(c, 500, JSON.stringify({ message: "Internal server error" }));
 }
