@@ -4,7 +4,7 @@ import { openNodeSqlite } from "../store/sqlite-node.ts";
 import { createServerApp } from "./server.ts";
 
 const logSink = batchedLogSink(console);
-const { app, listen } = createServerApp(process.env, openNodeSqlite, logSink);
+const { app, listen } = await createServerApp(process.env, openNodeSqlite, logSink);
 
 const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
