@@ -1,7 +1,8 @@
 import postgres from "postgres";
 import { ConfigError } from "../config.ts";
 import { hideDatabasePassword, type PostgresListConfig, redactDatabaseUrl } from "./config.ts";
-import { describeError, isUnreachable, PostgresStore } from "./postgres.ts";
+import { describeError, PostgresStore } from "./postgres.ts";
+import { StoreUnavailableError } from "./store.ts";
 
 /** What a Node, Bun or Deno server needs to reach its list in PostgreSQL. */
 export interface PostgresServerConfig extends PostgresListConfig {
@@ -48,10 +49,11 @@ export async function openPostgresStore(config: PostgresServerConfig): Promise<P
   } catch (error) {
     await sql.end({ timeout: 0 }).catch(() => {});
     // No `cause`: a runtime printing the error would print its fields, and a driver's may hold the URL.
+    const unreachable = error instanceof StoreUnavailableError;
     const url = JSON.stringify(redactDatabaseUrl(config.url));
-    const reason = hideDatabasePassword(describeError(error), config.url);
+    const reason = hideDatabasePassword(describeError(unreachable ? error.cause : error), config.url);
     throw new ConfigError(
-      isUnreachable(error)
+      unreachable
         ? `DATABASE_URL must name a PostgreSQL database this process can reach and log in to, got ${url}: ${reason}`
         : `DATABASE_SCHEMA must name a schema of the database at DATABASE_URL that holds a task list or that this process may create one in, got ${JSON.stringify(config.schema)} in ${url}: ${reason}`,
     );
