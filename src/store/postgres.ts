@@ -178,8 +178,9 @@ const TASK_JSON = `'{"id":' || id::text || ',"title":' || title_json || ',"compl
 
 function statements(schema: string): Statements {
   const s = `"${schema}"`;
-  // Bytes a task adds to the list's JSON: its JSON, the id's digits counted here, and a comma
-  // before every task but the first.
+  // The list's row is always found by its key: every append leaves a dead version of it, and a
+  // scan would read them all until vacuum comes. Bytes a task adds to the list's JSON: its JSON,
+  // the id's digits counted here, and a comma before every task but the first.
   const added = "$1 + length((last_id + 1)::text) + (task_count > 0)::integer";
   return {
     // One statement, so it is one transaction however the driver and Hyperdrive pool connections.
@@ -227,7 +228,7 @@ $init$`,
     // always moves on.
     changes: `WITH state AS (
   SELECT instance, task_count, json_bytes, CASE WHEN instance = $1 THEN $2::integer ELSE 0 END AS after_id
-  FROM ${s}.list
+  FROM ${s}.list WHERE singleton
 ), next AS (
   SELECT id, ${TASK_JSON} AS json FROM ${s}.tasks
   WHERE id > (SELECT after_id FROM state) ORDER BY id LIMIT $4
@@ -242,13 +243,13 @@ FROM state, LATERAL (
 ) AS added`,
     append: `WITH added AS (
   UPDATE ${s}.list SET task_count = task_count + 1, last_id = last_id + 1, json_bytes = json_bytes + ${added}
-  WHERE task_count < $2::bigint AND json_bytes + ${added} <= $3::bigint
+  WHERE singleton AND task_count < $2::bigint AND json_bytes + ${added} <= $3::bigint
   RETURNING last_id, task_count, json_bytes
 ), task AS (
   INSERT INTO ${s}.tasks (id, title_json, completed) SELECT last_id, $4, $5 FROM added RETURNING id
 )
 SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added`,
-    state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list`,
+    state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list WHERE singleton`,
   };
 }
 
