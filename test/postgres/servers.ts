@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { stripVTControlCharacters } from "node:util";
 import postgres from "postgres";
 import type { Runtime, StartOptions } from "../support/server.ts";
 
@@ -59,8 +60,7 @@ export function closedPort(): Promise<number> {
  * Worker's console.warn with a prefix and colours of its own.
  */
 export function logLinesWith(output: string, text: string): Record<string, unknown>[] {
-  return output
-    .replace(/\x1b\[[0-9;]*m/g, "")
+  return stripVTControlCharacters(output)
     .split("\n")
     .filter((line) => line.includes(text) && line.includes("{"))
     .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>);
