@@ -24,6 +24,8 @@ const encoder = new TextEncoder();
 const CHUNK_TASKS = 100_000;
 /** The key of the advisory lock that serialises creating lists: "tasklist" in ASCII. */
 const SCHEMA_LOCK = "8386661138405353844";
+/** Statements run as named prepared statements: planned once per connection, not per request. */
+const PREPARED = { prepare: true } as const;
 /** How many times an append that found the list full asks again when the list seems to have room (it was changed by hand). */
 const APPEND_ATTEMPTS = 3;
 
@@ -86,20 +88,15 @@ export class PostgresStore implements TaskStore {
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
     return this.#run(async (sql) => {
       for (let attempt = 1; ; attempt++) {
-        const [row] = await sql.unsafe(
-          this.#sql.append,
-          [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed],
-          {
-            prepare: true,
-          },
-        );
+        const parameters = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed];
+        const [row] = await sql.unsafe(this.#sql.append, parameters, PREPARED);
         if (row !== undefined) {
           this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
           return { task: { id: Number(row.id), ...task } };
         }
         // Nothing appended: the list is full, or it has no row. Which limit, the row says; the list
         // only grows, so it still breaks the limit the append found broken.
-        const [state] = await sql.unsafe(this.#sql.state, [], { prepare: true });
+        const [state] = await sql.unsafe(this.#sql.state, [], PREPARED);
         if (state === undefined) throw new MissingList("The list's row is missing");
         this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
         const added = rest + String(Number(state.last_id) + 1).length + (this.#usage.tasks > 0 ? 1 : 0);
@@ -113,9 +110,8 @@ export class PostgresStore implements TaskStore {
 
   /** The tasks after `afterId` of list `instance` (from the first when `instance` is another list's), with the list's instance and count. */
   async #changes(sql: Sql, instance: string | undefined, afterId: number): Promise<ListChanges> {
-    const [row] = await sql.unsafe(this.#sql.changes, [instance ?? "", afterId, CHANGES_CHUNK_BYTES, CHUNK_TASKS], {
-      prepare: true,
-    });
+    const parameters = [instance ?? "", afterId, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
+    const [row] = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
     if (row === undefined) throw new MissingList("The list's row is missing");
     this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
     const from = Number(row.after_id);
