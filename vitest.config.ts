@@ -27,6 +27,18 @@ export default defineConfig({
       },
       {
         test: {
+          name: "postgres",
+          include: ["test/postgres/**/*.test.ts"],
+          // One throwaway PostgreSQL server for the project; each file keeps its lists in schemas of its own.
+          globalSetup: ["test/postgres/global-setup.ts"],
+          // Each file starts real server processes; one at a time suits CI's two cores.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
           // One runtime's servers at a time: each file starts real processes, and CI has two cores.

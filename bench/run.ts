@@ -4,8 +4,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startPostgres, type ThrowawayPostgres } from "../test/support/postgres-server.ts";
 import { drawChart } from "./lib/chart.ts";
-import { cpuLayout, pinSelf } from "./lib/cpus.ts";
+import { cpuLayout, pinSelf, tasksetList } from "./lib/cpus.ts";
 import { describeMachine, loadNow } from "./lib/machine.ts";
 import { toMarkdown } from "./lib/markdown.ts";
 import { type Measurement, type MemoryReading, measuredAt, runtimeOf, serverOf } from "./lib/measurements.ts";
@@ -35,8 +36,14 @@ const outDir = join(ROOT, options.complete ? "bench/results" : "bench/results/pa
 const began = Date.now();
 const loadAtStart = loadNow();
 const elapsed = () => `${Math.round((Date.now() - began) / 1000)}s`;
+let database: ThrowawayPostgres | undefined;
 
 try {
+  // One PostgreSQL server for the -postgres subjects, committing to disk as in production, on the
+  // load generator's cores: the server under test keeps its core to itself.
+  if (options.subjects.some((s) => serverOf(s) === "app-postgres")) {
+    database = await startPostgres({ durable: true, cpus: tasksetList(layout, layout.load) });
+  }
   /** Whether the run starts any of `servers` on workerd, which then needs its Worker bundled. */
   const onWorkerd = (...servers: ServerKind[]) =>
     options.subjects.some((s) => runtimeOf(s) === "workerd" && servers.includes(serverOf(s)));
@@ -54,6 +61,7 @@ try {
     env: options.env,
     layout,
     workspace,
+    database,
   };
   const measurements: Measurement[] = [];
   const memory: MemoryReading[] = [];
@@ -112,5 +120,6 @@ try {
   process.exitCode = 1;
 } finally {
   await stopAll();
+  await database?.stop();
   rmSync(dir, { recursive: true, force: true });
 }

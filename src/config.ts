@@ -113,7 +113,11 @@ export function parseChoice<T extends string>(env: EnvRecord, name: string, choi
   return choice;
 }
 
-function parseCount(
+/**
+ * Reads a whole number from `min` to `max`, `fallback` when unset; the refusal names the variable,
+ * the range and, when given, the platform whose limit the range is.
+ */
+export function parseCount(
   env: EnvRecord,
   name: string,
   fallback: number,

@@ -19,3 +19,6 @@ export function errorResponse(status: ContentfulStatusCode, message: string): Re
 
 /** The 400 for a POST that lacks `title` or `completed`; its text is fixed by the specification. */
 export const MISSING_FIELD_MESSAGE = "Title or completed status is missing";
+
+/** The 503 message of a store that cannot be reached; the answer carries Retry-After. */
+export const STORE_UNAVAILABLE_MESSAGE = "Task list store cannot be reached: try again in a moment";

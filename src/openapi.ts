@@ -1,6 +1,6 @@
 import { NO_TOKEN_MESSAGE, READ_ONLY_MESSAGE } from "./access.ts";
 import type { AppConfig } from "./config.ts";
-import { MISSING_FIELD_MESSAGE } from "./errors.ts";
+import { MISSING_FIELD_MESSAGE, STORE_UNAVAILABLE_MESSAGE } from "./errors.ts";
 import { INITIAL_TASKS } from "./store/store.ts";
 
 /** Methods that every path answers with 405 besides the ones it documents. */
@@ -61,6 +61,7 @@ export function openApiDocument(config: AppConfig): object {
         },
         "304": response("NotModified"),
         "500": response("InternalError"),
+        "503": response("StoreUnavailable"),
       },
     },
     head: {
@@ -76,6 +77,7 @@ export function openApiDocument(config: AppConfig): object {
         },
         "304": response("NotModified"),
         "500": response("InternalError"),
+        "503": response("StoreUnavailable"),
       },
     },
     post: {
@@ -119,6 +121,7 @@ export function openApiDocument(config: AppConfig): object {
           },
         },
         "500": response("InternalError"),
+        "503": response("StoreUnavailable"),
       },
     },
     options,
@@ -285,6 +288,18 @@ export function openApiDocument(config: AppConfig): object {
         InternalError: {
           description: "Something unexpected failed; the detail is in the log",
           content: json(ref("Error"), { message: "Internal server error" }),
+        },
+        StoreUnavailable: {
+          description:
+            "The store cannot be reached (a database down, a connection lost): try again after Retry-After seconds",
+          headers: {
+            "Retry-After": {
+              description: "Seconds to wait before trying again",
+              required: true,
+              schema: { type: "string", pattern: "^[0-9]+$" },
+            },
+          },
+          content: json(ref("Error"), { message: STORE_UNAVAILABLE_MESSAGE }),
         },
       },
     },

@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import { STORE_UNAVAILABLE_MESSAGE } from "./errors.ts";
+import { StoreUnavailableError } from "./store/store.ts";
 
 /** What the service keeps of one request while answering it. */
 export interface Duty {
@@ -62,9 +64,14 @@ export function answer(
   return new Response(body, { status, headers });
 }
 
-/** A JSON answer from its text, sent as text or as bytes as the runtime prefers. */
-export function jsonAnswer(c: Context<DutyEnv>, status: ContentfulStatusCode, text: string): Response {
-  const headers = { "Content-Type": JSON_TYPE };
+/** A JSON answer from its text, sent as text or as bytes as the runtime prefers, with any `extra` headers. */
+export function jsonAnswer(
+  c: Context<DutyEnv>,
+  status: ContentfulStatusCode,
+  text: string,
+  extra: Record<string, string> = {},
+): Response {
+  const headers = { ...extra, "Content-Type": JSON_TYPE };
   if (c.get("duty").text) return answer(c, status, text, headers, utf8Length(text));
   const body = encoder.encode(text) as Uint8Array<ArrayBuffer>;
   return answer(c, status, body, headers, body.byteLength);
@@ -81,12 +88,18 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** The contract's answer to an error: its own status and message, or a bare 500 for anything unexpected. */
+/**
+ * The contract's answer to an error: its own status and message, 503 with Retry-After for a store
+ * that cannot be reached, or a bare 500 for anything unexpected.
+ */
 export function answerError(error: Error, c: Context<DutyEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
     return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }));
+  }
+  if (error instanceof StoreUnavailableError) {
+    return jsonAnswer(c, 503, JSON.stringify({ message: STORE_UNAVAILABLE_MESSAGE }), { "Retry-After": "1" });
   }
   return jsonAnswer(c, 500, JSON.stringify({ message: "Internal server error" }));
 }

@@ -10,18 +10,23 @@ export type Scenario = (typeof SCENARIOS)[number];
 /**
  * The servers a bench run starts, grouped by runtime so that the servers compared with each other
  * run close in time: the service; the service with LOG_LEVEL=off (`-logoff`, GET at 2 tasks only,
- * to price the request log); the plain Hono peer (`hono-`); and, on Node, the Fastify peer.
+ * to price the request log); the service with its list in PostgreSQL (`-postgres`, Node, Bun and
+ * Deno: workerd would need Hyperdrive, which only wrangler emulates); the plain Hono peer
+ * (`hono-`); and, on Node, the Fastify peer.
  */
 export const SUBJECTS = [
   "node",
   "node-logoff",
+  "node-postgres",
   "hono-node",
   "fastify",
   "bun",
   "bun-logoff",
+  "bun-postgres",
   "hono-bun",
   "deno",
   "deno-logoff",
+  "deno-postgres",
   "hono-deno",
   "workerd",
   "workerd-logoff",
@@ -35,13 +40,16 @@ type SubjectServer = Exclude<ServerKind, "ceiling">;
 const SUBJECT_SERVERS: Record<Subject, readonly [Runtime, SubjectServer]> = {
   node: ["node", "app"],
   "node-logoff": ["node", "app-logoff"],
+  "node-postgres": ["node", "app-postgres"],
   "hono-node": ["node", "hono"],
   fastify: ["node", "fastify"],
   bun: ["bun", "app"],
   "bun-logoff": ["bun", "app-logoff"],
+  "bun-postgres": ["bun", "app-postgres"],
   "hono-bun": ["bun", "hono"],
   deno: ["deno", "app"],
   "deno-logoff": ["deno", "app-logoff"],
+  "deno-postgres": ["deno", "app-postgres"],
   "hono-deno": ["deno", "hono"],
   workerd: ["workerd", "app"],
   "workerd-logoff": ["workerd", "app-logoff"],
@@ -66,14 +74,28 @@ export function serverOf(subject: Subject): SubjectServer {
 export const SCENARIOS_OF: Record<ServerKind, readonly Scenario[]> = {
   app: SCENARIOS,
   "app-logoff": ["conditional-get", "get"],
+  "app-postgres": SCENARIOS,
   ceiling: ["get"],
   fastify: SCENARIOS,
   hono: ["get", "post"],
 };
 
-/** Whether a subject runs at a list size: the service with LOG_LEVEL=off only at {@link INITIAL_TASKS}. */
+/**
+ * The largest list the `-postgres` subjects are measured at. Growing a list by POSTs runs at the
+ * pace of the database's durable commits, one at a time (about a thousand a second on the
+ * committed machine), so 100,000 tasks would take minutes per trial; the queries of a GET, a 304
+ * and a POST ask for tasks by id, so their cost does not grow with the list.
+ */
+const POSTGRES_MAX_TASKS = 1_000;
+
+/**
+ * Whether a subject runs at a list size: the service with LOG_LEVEL=off only at {@link INITIAL_TASKS},
+ * the service on PostgreSQL up to {@link POSTGRES_MAX_TASKS}.
+ */
 export function measuredAt(subject: Subject, tasks: number): boolean {
-  return serverOf(subject) !== "app-logoff" || tasks === INITIAL_TASKS;
+  const server = serverOf(subject);
+  if (server === "app-logoff") return tasks === INITIAL_TASKS;
+  return server !== "app-postgres" || tasks <= POSTGRES_MAX_TASKS;
 }
 
 /** One wrk run against one server. */

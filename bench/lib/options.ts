@@ -24,7 +24,7 @@ const QUICK_SIZES = [2, 1_000];
 export const USAGE = `Usage: npm run bench -- [options]
   --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in about two minutes
   --only=node,fastify  measure only these (${SUBJECTS.join(", ")});
-                       "hono" stands for every hono-*, "logoff" for every *-logoff
+                       "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres
   --sizes=2,1000       list sizes to measure (each at least 2)
   --repeats=N          trials per server and size; the tables show medians (default 3)
   --seconds=S          length of each measured wrk run (default 3)
@@ -35,6 +35,7 @@ export const USAGE = `Usage: npm run bench -- [options]
 const GROUPS: Record<string, (subject: Subject) => boolean> = {
   hono: (s) => s.startsWith("hono-"),
   logoff: (s) => s.endsWith("-logoff"),
+  postgres: (s) => s.endsWith("-postgres"),
 };
 
 function numbers(text: string, name: string, min: number): number[] {

@@ -8,10 +8,11 @@ export const RUNTIMES = ["node", "bun", "deno", "workerd"] as const;
 export type Runtime = (typeof RUNTIMES)[number];
 
 /**
- * The service itself, the service with LOG_LEVEL=off, the runtime's ceiling, the plain Hono peer
- * (on every runtime) or the Fastify peer (on Node).
+ * The service itself, the service with LOG_LEVEL=off, the service with its list in PostgreSQL
+ * (Node, Bun and Deno), the runtime's ceiling, the plain Hono peer (on every runtime) or the
+ * Fastify peer (on Node).
  */
-export type ServerKind = "app" | "app-logoff" | "ceiling" | "hono" | "fastify";
+export type ServerKind = "app" | "app-logoff" | "app-postgres" | "ceiling" | "hono" | "fastify";
 
 /** Where the plain Hono peer's Worker is bundled, inside the workspace: wrangler's outdir is its own. */
 export const HONO_WORKER_DIR = "hono";

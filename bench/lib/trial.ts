@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_PLATFORM, WORKERS_PLATFORM } from "../../src/config.ts";
+import type { ThrowawayPostgres } from "../../test/support/postgres-server.ts";
 import { type CpuLayout, tasksetList } from "./cpus.ts";
 import { freePort, getList, postMany, waitUntilReady } from "./http.ts";
 import {
@@ -50,6 +51,8 @@ export interface LoadSettings {
   readonly env: Readonly<Record<string, string>>;
   readonly layout: CpuLayout;
   readonly workspace: Workspace;
+  /** The PostgreSQL server of the `-postgres` subjects, which gives each of their trials a database of its own. */
+  readonly database: ThrowawayPostgres | undefined;
 }
 
 /** What one trial measured, and the runs it had to leave out, each with the reason. */
@@ -89,7 +92,7 @@ export async function runTrial(
   const failures: string[] = [];
   try {
     const port = await freePort();
-    const app = await startServer(serverCommand(subject, port, load), port, load);
+    const app = await startServer(serverCommand(subject, port, load, await databaseOf(kind, port, load)), port, load);
     servers.push(app);
     await warm(app, load.connections, load);
     const rssBeforeKib = rssKib(app.process.pid);
@@ -153,11 +156,19 @@ export async function runTrial(
   }
 }
 
+/** The environment that puts a `-postgres` subject's list in a new database; nothing for the others. */
+async function databaseOf(kind: ServerKind, port: number, load: LoadSettings): Promise<Record<string, string>> {
+  if (kind !== "app-postgres") return {};
+  if (load.database === undefined) throw new Error("The PostgreSQL server of the -postgres subjects did not start");
+  return { TASK_STORE: "postgres", DATABASE_URL: await load.database.createDatabase(`trial_${port}_${Date.now()}`) };
+}
+
 /**
  * How `subject` starts. The service and Fastify get the run's --env and the list limits; the
- * service's `-logoff` subject also LOG_LEVEL=off. The plain Hono peer reads only PORT and HOST.
+ * service's `-logoff` subject also LOG_LEVEL=off, its `-postgres` subject `database`. The plain
+ * Hono peer reads only PORT and HOST.
  */
-function serverCommand(subject: Subject, port: number, load: LoadSettings): Command {
+function serverCommand(subject: Subject, port: number, load: LoadSettings, database: Record<string, string>): Command {
   const runtime = runtimeOf(subject);
   const env = { ...load.env, ...listLimits(runtime) };
   switch (serverOf(subject)) {
@@ -165,6 +176,8 @@ function serverCommand(subject: Subject, port: number, load: LoadSettings): Comm
       return appCommand(runtime, port, load.workspace, env);
     case "app-logoff":
       return appCommand(runtime, port, load.workspace, { ...env, LOG_LEVEL: "off" });
+    case "app-postgres":
+      return appCommand(runtime, port, load.workspace, { ...env, ...database });
     case "hono":
       return honoCommand(runtime, port, load.workspace);
     case "fastify":

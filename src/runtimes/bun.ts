@@ -3,7 +3,7 @@ import { openBunSqlite } from "../store/sqlite-bun.ts";
 import { createServerApp } from "./server.ts";
 
 const logSink = batchedLogSink(console);
-const { app, listen } = createServerApp(process.env, openBunSqlite, logSink);
+const { app, listen } = await createServerApp(process.env, openBunSqlite, logSink);
 
 const server = Bun.serve({ port: listen.port, hostname: listen.host, fetch: app.fetch });
 console.log(`Task list service (Bun ${Bun.version}) listening on http://${listen.host}:${server.port}`);

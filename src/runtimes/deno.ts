@@ -9,7 +9,7 @@ const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
   for (let written = 0; written < bytes.byteLength; ) written += stream.writeSync(bytes.subarray(written));
 };
 const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
-const { app, listen } = createServerApp(Deno.env.toObject(), openNodeSqlite, logSink);
+const { app, listen } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink);
 
 const server = Deno.serve(
   {

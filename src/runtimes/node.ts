@@ -9,7 +9,7 @@ const logSink = batchedLogSink({
   error: (text) => process.stderr.write(`${text}\n`),
 });
 // @hono/node-server sends a text body in the same write as the head.
-const { app, listen } = createServerApp(process.env, openNodeSqlite, logSink, { textBodies: true });
+const { app, listen } = await createServerApp(process.env, openNodeSqlite, logSink, { textBodies: true });
 
 const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);

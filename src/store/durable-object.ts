@@ -1,11 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { ConfigError, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
 import { logEvent } from "../request-log.ts";
-import { EncodedList } from "./encoded-list.ts";
+import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "./list-mirror.ts";
 import { type SqliteConnection, SqliteList } from "./sqlite-list.ts";
 import {
   type AppendResult,
-  isKnown,
   type ListLimits,
   type ListRead,
   type NewTask,
@@ -24,24 +23,6 @@ declare global {
 
 /** The name of the deployment's one list object. */
 const LIST_NAME = "default";
-/**
- * Bytes of tasks one {@link TaskListObject.changes} call hands over, past which it stops after the
- * task it is on. Far under RPC's 32 MiB cap, and small enough that an isolate catching up on a whole
- * list holds little more than the list itself.
- */
-export const CHANGES_CHUNK_BYTES = 4 * 1024 * 1024;
-
-/** What changed in the list since a reader's copy: the tasks after the last id it has. */
-export interface ListChanges {
-  /** The list's instance id; a reader whose copy is of another instance starts again from nothing. */
-  readonly instance: string;
-  /** Tasks in the whole list now. */
-  readonly tasks: number;
-  /** The id the added tasks follow: the reader's last id, or 0 when it must start again. */
-  readonly afterId: number;
-  /** The next tasks after `afterId`, as JSON joined by commas; at most about {@link CHANGES_CHUNK_BYTES}. */
-  readonly added: { readonly json: Uint8Array<ArrayBuffer>; readonly tasks: number; readonly lastId: number };
-}
 
 /**
  * A deployment's list, in a SQLite-backed Durable Object. It keeps no copy of the list in memory:
@@ -91,17 +72,14 @@ export class TaskListObject extends DurableObject<Cloudflare.Env> {
  */
 export class DurableObjectStore implements TaskStore {
   readonly #namespace: DurableObjectNamespace<TaskListObject>;
-  #instance: string | undefined;
-  #list = new EncodedList();
+  readonly #mirror = new ListMirror();
 
   constructor(namespace: DurableObjectNamespace<TaskListObject>) {
     this.#namespace = namespace;
   }
 
-  async read(known: readonly string[]): Promise<ListRead> {
-    await this.#catchUp();
-    const version = `${this.#instance}-${this.#list.count}`;
-    return isKnown(version, known) ? { version } : { version, body: this.#list.body() };
+  read(known: readonly string[]): Promise<ListRead> {
+    return this.#mirror.read(known, (instance, afterId) => this.#stub().changes(instance, afterId));
   }
 
   async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
@@ -111,27 +89,6 @@ export class DurableObjectStore implements TaskStore {
     if (titleJson.byteLength + 2 > limits.maxBytes) return { full: "bytes" };
     const result = await this.#stub().append(titleJson, task.completed, limits);
     return "full" in result ? { full: result.full } : { task: { id: result.id, ...task } };
-  }
-
-  /**
-   * Brings the copy up to at least the list as it is when this read starts. Reads that run at once
-   * share the copy: a chunk is added only onto the id it follows, and one already added is skipped.
-   */
-  async #catchUp(): Promise<void> {
-    let target: number | undefined;
-    for (;;) {
-      const changes = await this.#stub().changes(this.#instance, this.#list.lastId);
-      if (changes.instance !== this.#instance && changes.afterId === 0) {
-        this.#instance = changes.instance;
-        this.#list = new EncodedList();
-      }
-      target ??= changes.tasks;
-      const { json, tasks, lastId } = changes.added;
-      const follows = changes.instance === this.#instance && changes.afterId === this.#list.lastId;
-      if (follows) this.#list.pushEncoded(json, tasks, lastId);
-      // A count that runs ahead of the rows (a table changed by hand) must not keep the read waiting.
-      if (this.#list.count >= target || (follows && tasks === 0)) return;
-    }
   }
 
   #stub(): DurableObjectStub<TaskListObject> {

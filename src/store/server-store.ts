@@ -11,12 +11,17 @@ export interface ServerStore extends TaskStore {
 
 /**
  * Builds the store `TASK_STORE` selects for a Node, Bun or Deno server. A SQLite file is opened
- * and initialised here, at start, so a path that cannot serve the list stops the server with a
- * {@link ConfigError} naming SQLITE_PATH and the cause, before it takes any request.
+ * and a PostgreSQL database reached here, at start, so a list that cannot be served stops the
+ * server with a {@link ConfigError} naming the variable and the cause, before it takes any request.
  */
-export function createServerStore(env: EnvRecord, openSqlite: (path: string) => SqliteFileConnection): ServerStore {
+export async function createServerStore(
+  env: EnvRecord,
+  openSqlite: (path: string) => SqliteFileConnection,
+): Promise<ServerStore> {
   const config = parseServerStoreConfig(env);
   if (config.kind === "memory") return new MemoryStore();
+  // Loaded only when asked for, so that the other stores start without the driver.
+  if (config.kind === "postgres") return (await import("./postgres-server.ts")).openPostgresStore(config);
   let connection: SqliteFileConnection | undefined;
   try {
     connection = openSqlite(config.path);

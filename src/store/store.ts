@@ -102,3 +102,12 @@ export function overLimitWarning(usage: ListUsage, limits: ListLimits): string |
   if (over.length === 0) return undefined;
   return `The list holds ${over.join(" and ")}: it is served as it is, and every POST answers 507 until the limit is raised`;
 }
+
+/**
+ * The store cannot be reached (a database down, a connection lost). A store throws it rather than
+ * a driver's own error, so the app answers 503 with Retry-After instead of 500: the fault is
+ * passing, and the service recovers by itself when the store is back.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}

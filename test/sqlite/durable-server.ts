@@ -68,7 +68,7 @@ export function describeDurableServer(
   title: string,
   env: () => Readonly<Record<string, string>>,
   options: ConformanceOptions,
-  start: StartOptions = {},
+  start: StartOptions | (() => StartOptions) = {},
 ): void {
   const basePath = options.basePath ?? "";
   const token = options.tokens?.write;
@@ -80,7 +80,7 @@ export function describeDurableServer(
     };
     const baseUrl = () => `${running().baseUrl}${basePath}`;
     beforeAll(async () => {
-      server = await startServer(runtime, env(), start);
+      server = await startServer(runtime, env(), typeof start === "function" ? start() : start);
     });
     afterAll(async () => {
       await server?.stop();

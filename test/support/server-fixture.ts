@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from "vitest";
-import { type RunningServer, type Runtime, startServer } from "./server.ts";
+import { type RunningServer, type Runtime, type StartOptions, startServer } from "./server.ts";
 
 /**
  * Starts a server on `runtime` before the enclosing describe's tests and stops it after them, even
@@ -26,10 +26,14 @@ export function useServer(runtime: Runtime, env: Readonly<Record<string, string>
 }
 
 /** Starts a server that must refuse to start, and returns the failure's message with the server's output. */
-export async function startFailure(runtime: Runtime, env: Readonly<Record<string, string>>): Promise<string> {
+export async function startFailure(
+  runtime: Runtime,
+  env: Readonly<Record<string, string>>,
+  options: StartOptions = {},
+): Promise<string> {
   let server: RunningServer;
   try {
-    server = await startServer(runtime, env);
+    server = await startServer(runtime, env, options);
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

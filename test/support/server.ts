@@ -23,6 +23,11 @@ export interface RunningServer {
 export interface StartOptions {
   /** Extra command-line arguments, such as ["--env", "durable"] for wrangler. */
   readonly args?: readonly string[];
+  /**
+   * Environment of the process itself, for what wrangler reads from its own environment rather
+   * than the Worker's vars (CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB).
+   */
+  readonly processEnv?: Readonly<Record<string, string>>;
 }
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -46,6 +51,9 @@ const CONTRACT_VARS = [
   "READ_TOKENS",
   "WRITE_TOKENS",
   "DATABASE_URL",
+  "DATABASE_SCHEMA",
+  "DATABASE_POOL_SIZE",
+  "CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB",
 ];
 const SCRIPTS: Record<Runtime, string> = {
   node: "start:node",
@@ -58,6 +66,7 @@ interface Launch {
   readonly runtime: Runtime;
   readonly env: Readonly<Record<string, string>>;
   readonly args: readonly string[];
+  readonly processEnv: Readonly<Record<string, string>>;
   /** wrangler's local state; kept across {@link restartServer} so a Durable Object's list survives. */
   readonly stateDir: string | undefined;
 }
@@ -85,7 +94,7 @@ export function startServer(
     runtime === "wrangler" && !args.includes("--persist-to")
       ? mkdtempSync(join(tmpdir(), "task-list-wrangler-"))
       : undefined;
-  return launch({ runtime, env, args, stateDir });
+  return launch({ runtime, env, args, processEnv: options.processEnv ?? {}, stateDir });
 }
 
 /**
@@ -180,6 +189,7 @@ function childEnv(spec: Launch, port: number): NodeJS.ProcessEnv {
     PATH: `${BIN}${delimiter}${process.env.PATH ?? ""}`,
     WRANGLER_SEND_METRICS: "false",
     NO_COLOR: "1",
+    ...spec.processEnv,
     ...(spec.runtime === "wrangler" ? {} : { PORT: String(port), HOST, ...spec.env }),
   };
 }

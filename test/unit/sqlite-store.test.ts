@@ -266,7 +266,7 @@ describe("the store a server starts with", () => {
     const lines: string[] = [];
     const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
     const env = { TASK_STORE: "sqlite", SQLITE_PATH: path, MAX_LIST_BYTES: "1048576", LOG_LEVEL: "off" };
-    const { app } = createServerApp(
+    const { app } = await createServerApp(
       env,
       (file) => open[open.push(openNodeSqlite(file)) - 1] as SqliteFileConnection,
       sink,
@@ -291,27 +291,27 @@ describe("the store a server starts with", () => {
     });
   });
 
-  test("a list within its limits starts without a warning", () => {
+  test("a list within its limits starts without a warning", async () => {
     const lines: string[] = [];
     const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-    createServerApp({ LOG_LEVEL: "off" }, openNodeSqlite, sink);
+    await createServerApp({ LOG_LEVEL: "off" }, openNodeSqlite, sink);
     expect(lines).toEqual([]);
   });
 
-  test("fails with a message naming SQLITE_PATH and the cause for a file that is not a database", () => {
+  test("fails with a message naming SQLITE_PATH and the cause for a file that is not a database", async () => {
     writeFileSync(path, crypto.getRandomValues(new Uint8Array(4096)));
     const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: path }, openNodeSqlite);
-    expect(start).toThrow(ConfigError);
-    expect(start).toThrow(
+    await expect(start()).rejects.toThrow(ConfigError);
+    await expect(start()).rejects.toThrow(
       `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(path)}: file is not a database`,
     );
   });
 
-  test("fails with a message naming SQLITE_PATH for a path inside a file", () => {
+  test("fails with a message naming SQLITE_PATH for a path inside a file", async () => {
     writeFileSync(path, "not a directory");
     const inside = join(path, "tasks.db");
     const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: inside }, openNodeSqlite);
-    expect(start).toThrow(
+    await expect(start()).rejects.toThrow(
       `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(inside)}: unable to open database file`,
     );
   });

@@ -1,0 +1,61 @@
+import postgres from "postgres";
+import { ConfigError } from "../config.ts";
+import { hideDatabasePassword, type PostgresListConfig, redactDatabaseUrl } from "./config.ts";
+import { describeError, PostgresStore } from "./postgres.ts";
+import { StoreUnavailableError } from "./store.ts";
+
+/** What a Node, Bun or Deno server needs to reach its list in PostgreSQL. */
+export interface PostgresServerConfig extends PostgresListConfig {
+  readonly url: string;
+  readonly poolSize: number;
+}
+
+/**
+ * Seconds a connection attempt may take. A database that does not answer then fails a request
+ * with 503 in that time, and stops a server at start in that time.
+ */
+const CONNECT_TIMEOUT_SECONDS = 5;
+
+/**
+ * postgres.js waits up to 20 s between failed connection attempts, so after an outage requests
+ * would keep failing for seconds with the database back. A quarter of a second at most instead:
+ * attempts are cheap, and the service is back as soon as the database is.
+ */
+function backoffSeconds(attempt: number): number {
+  return Math.min(0.05 * attempt, 0.25);
+}
+
+/**
+ * Connects to the database at `config.url` with a pool of `config.poolSize` connections, makes the
+ * list in `config.schema` if it is not there yet, and loads it. A database this process cannot
+ * reach or use stops the start with a {@link ConfigError} naming the variable and the cause, with
+ * the URL's password hidden.
+ */
+export async function openPostgresStore(config: PostgresServerConfig): Promise<PostgresStore> {
+  const sql = postgres(config.url, {
+    max: config.poolSize,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    backoff: backoffSeconds,
+    // The list needs no array types, and looking them up costs a round trip per connection.
+    fetch_types: false,
+    // postgres.js prints notices (a table that already exists) on standard output by default.
+    onnotice: () => {},
+    connection: { application_name: "task-list-service" },
+  });
+  const store = new PostgresStore((work) => work(sql), config.schema);
+  try {
+    await store.open();
+    return store;
+  } catch (error) {
+    await sql.end({ timeout: 0 }).catch(() => {});
+    // No `cause`: a runtime printing the error would print its fields, and a driver's may hold the URL.
+    const unreachable = error instanceof StoreUnavailableError;
+    const url = JSON.stringify(redactDatabaseUrl(config.url));
+    const reason = hideDatabasePassword(describeError(unreachable ? error.cause : error), config.url);
+    throw new ConfigError(
+      unreachable
+        ? `DATABASE_URL must name a PostgreSQL database this process can reach and log in to, got ${url}: ${reason}`
+        : `DATABASE_SCHEMA must name a schema of the database at DATABASE_URL that holds a task list or that this process may create one in, got ${JSON.stringify(config.schema)} in ${url}: ${reason}`,
+    );
+  }
+}

@@ -1,0 +1,307 @@
+import type { Sql } from "postgres";
+import { encodeTask } from "./encoded-list.ts";
+import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "./list-mirror.ts";
+import {
+  type AppendResult,
+  INITIAL_TASKS,
+  type ListLimits,
+  type ListRead,
+  type ListUsage,
+  limitReached,
+  type NewTask,
+  StoreUnavailableError,
+  type TaskStore,
+} from "./store.ts";
+
+/**
+ * Runs `work` with a client: on Node, Bun and Deno the process's pool, on Workers a client made
+ * for this one request (Workers cannot reuse a connection across requests).
+ */
+export type WithClient = <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
+
+const encoder = new TextEncoder();
+/** Tasks one catch-up query hands over at most, beside its {@link CHANGES_CHUNK_BYTES}: it bounds each query's scan. */
+const CHUNK_TASKS = 100_000;
+/** The key of the advisory lock that serialises creating lists: "tasklist" in ASCII. */
+const SCHEMA_LOCK = "8386661138405353844";
+/** Statements run as named prepared statements: planned once per connection, not per request. */
+const PREPARED = { prepare: true } as const;
+/** How many times an append that found the list full asks again when the list seems to have room (it was changed by hand). */
+const APPEND_ATTEMPTS = 3;
+
+/** The list's schema holds no list yet, or lost it: it is made, and the operation tried again. */
+class MissingList extends Error {
+  override name = "MissingList";
+}
+
+/**
+ * The list in a PostgreSQL schema, shared by every process and isolate that uses the schema.
+ *
+ * Each process keeps a {@link ListMirror} of the list and, per read, asks only for the tasks after
+ * its last id with the list's instance and count, in one query: a current copy costs one small
+ * query and answers 304. An append is one statement: it updates the list's row, with both limits
+ * in its WHERE, and inserts the task with the id it got. The row's lock is held until the
+ * statement commits, so ids are contiguous, commits happen in id order, and a reader asking for
+ * ids after its last never skips a task that commits late.
+ */
+export class PostgresStore implements TaskStore {
+  readonly #use: WithClient;
+  readonly #sql: Statements;
+  readonly #mirror = new ListMirror();
+  readonly #onFirstContact: ((usage: ListUsage) => void) | undefined;
+  #usage: ListUsage = { tasks: 0, bytes: 2 };
+  #contacted = false;
+
+  /**
+   * `schema` must be a safe SQL identifier (see `parsePostgresSchema`). `onFirstContact` is told
+   * the list's usage once, after the first operation that reached it.
+   */
+  constructor(use: WithClient, schema: string, onFirstContact?: (usage: ListUsage) => void) {
+    this.#use = use;
+    this.#sql = statements(schema);
+    this.#onFirstContact = onFirstContact;
+  }
+
+  /** The list's tasks and JSON bytes as this process last saw them. */
+  get usage(): ListUsage {
+    return this.#usage;
+  }
+
+  /**
+   * Creates the schema, its tables and the initial tasks when the list does not exist yet, then
+   * loads the list. Servers call it at start, so that a database they cannot use stops them.
+   */
+  async open(): Promise<void> {
+    await this.#run(async (sql) => {
+      await this.#initialise(sql);
+      await this.#mirror.read([], (instance, afterId) => this.#changes(sql, instance, afterId));
+    });
+  }
+
+  read(known: readonly string[]): Promise<ListRead> {
+    return this.#run((sql) => this.#mirror.read(known, (instance, afterId) => this.#changes(sql, instance, afterId)));
+  }
+
+  append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
+    const titleJson = JSON.stringify(task.title);
+    // The task's JSON as the list shows it, but for its id, whose digits only the database knows.
+    const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
+    return this.#run(async (sql) => {
+      for (let attempt = 1; ; attempt++) {
+        const parameters = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed];
+        const [row] = await sql.unsafe(this.#sql.append, parameters, PREPARED);
+        if (row !== undefined) {
+          this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
+          return { task: { id: Number(row.id), ...task } };
+        }
+        // Nothing appended: the list is full, or it has no row. Which limit, the row says; the list
+        // only grows, so it still breaks the limit the append found broken.
+        const [state] = await sql.unsafe(this.#sql.state, [], PREPARED);
+        if (state === undefined) throw new MissingList("The list's row is missing");
+        this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
+        const added = rest + String(Number(state.last_id) + 1).length + (this.#usage.tasks > 0 ? 1 : 0);
+        const full = limitReached(this.#usage, added, limits);
+        if (full !== undefined) return { full };
+        if (attempt === APPEND_ATTEMPTS)
+          throw new Error("The list kept changing under the append: it is being edited by hand");
+      }
+    });
+  }
+
+  /** The tasks after `afterId` of list `instance` (from the first when `instance` is another list's), with the list's instance and count. */
+  async #changes(sql: Sql, instance: string | undefined, afterId: number): Promise<ListChanges> {
+    const parameters = [instance ?? "", afterId, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
+    const [row] = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
+    if (row === undefined) throw new MissingList("The list's row is missing");
+    this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
+    const from = Number(row.after_id);
+    const json = encoder.encode(typeof row.json === "string" ? row.json : "") as Uint8Array<ArrayBuffer>;
+    return {
+      instance: String(row.instance),
+      tasks: this.#usage.tasks,
+      afterId: from,
+      added: { json, tasks: Number(row.tasks), lastId: row.last_id === null ? from : Number(row.last_id) },
+    };
+  }
+
+  async #initialise(sql: Sql): Promise<void> {
+    const instance = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+    await sql.unsafe(this.#sql.initialise(instance));
+  }
+
+  /**
+   * Runs one operation with a client. A list that does not exist yet is made and the operation
+   * run again; so is an operation refused with the termination notice of a connection that has
+   * since been replaced (postgres.js hands the old notice to the first query on the new
+   * connection, before that query is sent). A database that cannot be reached becomes a
+   * {@link StoreUnavailableError}.
+   */
+  async #run<T>(operation: (sql: Sql) => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await this.#use(async (sql) => {
+        try {
+          return await operation(sql);
+        } catch (error) {
+          if (isMissingList(error)) await this.#initialise(sql);
+          else if (!isStaleTermination(error)) throw error;
+          return operation(sql);
+        }
+      });
+    } catch (error) {
+      if (isUnreachable(error))
+        throw new StoreUnavailableError(`PostgreSQL cannot be reached: ${describeError(error)}`, { cause: error });
+      throw error;
+    }
+    if (!this.#contacted) {
+      this.#contacted = true;
+      this.#onFirstContact?.(this.#usage);
+    }
+    return result;
+  }
+}
+
+/** The SQL of one list, in the schema it lives in. */
+interface Statements {
+  readonly initialise: (instance: string) => string;
+  readonly changes: string;
+  readonly append: string;
+  readonly state: string;
+}
+
+/** A task's JSON as the list shows it, built from a row of the tasks table. */
+const TASK_JSON = `'{"id":' || id::text || ',"title":' || title_json || ',"completed":' || completed::text || '}'`;
+
+function statements(schema: string): Statements {
+  const s = `"${schema}"`;
+  // The list's row is always found by its key: every append leaves a dead version of it, and a
+  // scan would read them all until vacuum comes. Bytes a task adds to the list's JSON: its JSON,
+  // the id's digits counted here, and a comma before every task but the first.
+  const added = "$1 + length((last_id + 1)::text) + (task_count > 0)::integer";
+  return {
+    // One statement, so it is one transaction however the driver and Hyperdrive pool connections.
+    // The advisory lock keeps processes that start at once from racing to create the same tables.
+    // A title is kept as its JSON string literal: PostgreSQL text cannot hold the NUL a JSON title
+    // may carry, nor the lone surrogates, which the driver would replace silently.
+    initialise: (instance) => `DO $init$
+BEGIN
+  PERFORM pg_advisory_xact_lock(${SCHEMA_LOCK});
+  -- CREATE SCHEMA IF NOT EXISTS needs the right to create schemas even when it exists.
+  IF NOT EXISTS (SELECT FROM pg_namespace WHERE nspname = '${schema}') THEN
+    CREATE SCHEMA ${s};
+  END IF;
+  CREATE TABLE IF NOT EXISTS ${s}.tasks (
+    id integer PRIMARY KEY,
+    title_json text NOT NULL,
+    completed boolean NOT NULL
+  );
+  -- One row: the list's random instance, which sets its ETags apart from every other list's, its
+  -- count, last id and the bytes of its JSON, so that an append checks both limits on this row.
+  CREATE TABLE IF NOT EXISTS ${s}.list (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    instance text NOT NULL,
+    task_count integer NOT NULL,
+    last_id integer NOT NULL,
+    json_bytes bigint NOT NULL
+  );
+  -- Tables of the same names made for something else fail here rather than be written to.
+  PERFORM id, title_json, completed FROM ${s}.tasks LIMIT 0;
+  PERFORM instance, task_count, last_id, json_bytes FROM ${s}.list LIMIT 0;
+  IF NOT EXISTS (SELECT FROM ${s}.list) THEN
+    IF NOT EXISTS (SELECT FROM ${s}.tasks) THEN
+      INSERT INTO ${s}.tasks (id, title_json, completed) VALUES ${INITIAL_TASKS.map(
+        (task) => `(${task.id}, ${literal(JSON.stringify(task.title))}, ${task.completed})`,
+      ).join(", ")};
+    END IF;
+    INSERT INTO ${s}.list (instance, task_count, last_id, json_bytes)
+    SELECT '${instance}', count(*), COALESCE(max(id), 0), 2 + COALESCE(sum(octet_length(${TASK_JSON}) + 1) - 1, 0)
+    FROM ${s}.tasks;
+  END IF;
+END
+$init$`,
+    // One statement, so the instance and count are of the same moment as the tasks. The window
+    // keeps the tasks whose JSON starts before the chunk's byte limit: at least one, so a reader
+    // always moves on.
+    changes: `WITH state AS (
+  SELECT instance, task_count, json_bytes, CASE WHEN instance = $1 THEN $2::integer ELSE 0 END AS after_id
+  FROM ${s}.list WHERE singleton
+), next AS (
+  SELECT id, ${TASK_JSON} AS json FROM ${s}.tasks
+  WHERE id > (SELECT after_id FROM state) ORDER BY id LIMIT $4
+), chunk AS (
+  SELECT id, json, sum(octet_length(json) + 1) OVER (ORDER BY id) - octet_length(json) - 1 AS before FROM next
+)
+SELECT state.instance, state.task_count, state.json_bytes::float8 AS json_bytes, state.after_id,
+  added.tasks, added.last_id, added.json
+FROM state, LATERAL (
+  SELECT count(*)::integer AS tasks, max(id) AS last_id, string_agg(json, ',' ORDER BY id) AS json
+  FROM chunk WHERE before < $3
+) AS added`,
+    append: `WITH added AS (
+  UPDATE ${s}.list SET task_count = task_count + 1, last_id = last_id + 1, json_bytes = json_bytes + ${added}
+  WHERE singleton AND task_count < $2::bigint AND json_bytes + ${added} <= $3::bigint
+  RETURNING last_id, task_count, json_bytes
+), task AS (
+  INSERT INTO ${s}.tasks (id, title_json, completed) SELECT last_id, $4, $5 FROM added RETURNING id
+)
+SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added`,
+    state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list WHERE singleton`,
+  };
+}
+
+/** A constant string as an SQL literal. */
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** SQLSTATE 42P01 (no such table) and 3F000 (no such schema): the list has not been made in this schema yet. */
+function isMissingList(error: unknown): boolean {
+  return error instanceof MissingList || (isPostgresError(error) && (error.code === "42P01" || error.code === "3F000"));
+}
+
+function isStaleTermination(error: unknown): boolean {
+  return isPostgresError(error) && error.code === "57P01";
+}
+
+function isPostgresError(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && error.name === "PostgresError" && "code" in error && typeof error.code === "string";
+}
+
+/** Codes of failures to reach the server: the driver's own, and the sockets' of Node, Bun and Deno. */
+const CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * Whether a failure means the database cannot be reached now, rather than that a statement is
+ * wrong: a connection refused, cut or timed out; the server shutting down, starting up, out of
+ * connections or read-only after a failover; a login refused (a password rotated, a database
+ * dropped). workerd's sockets throw plain errors without a code, known by their message.
+ */
+export function isUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = "code" in error && typeof error.code === "string" ? error.code : "";
+  if (error.name === "PostgresError") return /^(08|28|57P0[1235]$|53300$|3D000$|25006$)/.test(code);
+  if (CONNECTION_CODES.has(code)) return true;
+  return /connection attempt failed|network connection lost|connection (was )?(closed|reset)|stream was cancelled|proxy request failed/i.test(
+    error.message,
+  );
+}
+
+/** An error's code and message, for a log line. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = "code" in error && typeof error.code === "string" ? `${error.code} ` : "";
+  return `${code}${error.message}`;
+}

@@ -1,0 +1,3 @@
+import { describePostgresRuntime } from "./postgres-runtime.ts";
+
+describePostgresRuntime("deno");

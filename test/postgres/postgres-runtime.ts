@@ -1,0 +1,183 @@
+import { describe, expect, inject, test } from "vitest";
+import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
+import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
+import { createTask, describeDurableServer, postTask, readList } from "../sqlite/durable-server.ts";
+import { type Runtime, startServer } from "../support/server.ts";
+import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
+import { asOperator, closedPort, eventually, logLinesWith, onPostgres } from "./servers.ts";
+
+/**
+ * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
+ * throwaway database: the conformance suite with the byte limit and with every setting moved,
+ * restarts that keep the list, a list already past a limit, and the start-up refusals.
+ */
+export function describePostgresRuntime(runtime: Runtime): void {
+  const { url, password } = inject("postgres");
+  const list = (schema: string, env: Readonly<Record<string, string>> = {}) =>
+    onPostgres(runtime, url, `${runtime}_${schema}`, env);
+
+  const plain = list("default");
+  describeDurableServer(
+    runtime,
+    "TASK_STORE=postgres",
+    () => plain.env,
+    { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+    plain.start,
+  );
+  const configured = list("configured", CONFIGURED_ENV);
+  describeDurableServer(
+    runtime,
+    "TASK_STORE=postgres and every setting configured",
+    () => configured.env,
+    { ...CONFIGURED_OPTIONS, fresh: true },
+    configured.start,
+  );
+
+  test(`a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`, async () => {
+    const { env, start } = list("over_limit");
+    const first = await startServer(runtime, env, start);
+    try {
+      for (let i = 0; i < 3; i++) await createTask(first.baseUrl, { title: `Task ${i}`, completed: false });
+    } finally {
+      await first.stop();
+    }
+    const server = await startServer(runtime, { ...env, MAX_TASKS: "3" }, start);
+    try {
+      const served = await readList(server.baseUrl);
+      expect(served.tasks.map((task) => task.id)).toEqual([1, 2, 3, 4, 5]);
+      const refused = await postTask(server.baseUrl, { title: "Past the limit", completed: false });
+      expect(refused.status).toBe(507);
+      expect(JSON.parse(refused.text)).toEqual({ message: "Task list is full: it holds the maximum of 3 tasks" });
+      expect(await readList(server.baseUrl)).toEqual(served);
+      // A Worker says so on its first request, so the line may come after the answers.
+      const found = () => logLinesWith(server.output(), "more than MAX_TASKS (3)");
+      await eventually(() => (found().length > 0 ? true : undefined));
+      const warnings = found();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatchObject({ level: "warn" });
+      expect(String(warnings[0]?.message)).toContain("The list holds 5 tasks, more than MAX_TASKS (3)");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  if (runtime === "wrangler") describeWorkerRefusals(url, password);
+  else describeServerRefusals(runtime, url, password);
+}
+
+/** What stops Node, Bun and Deno at start: a database they cannot reach, log in to or use, and bad settings. */
+function describeServerRefusals(runtime: Runtime, url: string, password: string): void {
+  describe(`${runtime} server with a database it cannot use`, () => {
+    const unreachable = "DATABASE_URL must name a PostgreSQL database this process can reach and log in to, got";
+
+    test("a database nobody answers at stops it at start with a non-zero exit, naming DATABASE_URL with its password hidden", async () => {
+      const port = await closedPort();
+      const secret = `never-shown-${crypto.randomUUID()}`;
+      const message = await startFailure(runtime, {
+        TASK_STORE: "postgres",
+        DATABASE_URL: `postgres://tasks:${secret}@127.0.0.1:${port}/tasks`,
+      });
+      expectNonZeroExit(message);
+      expect(message).toContain(`${unreachable} "postgres://tasks:***@127.0.0.1:${port}/tasks": ECONNREFUSED`);
+      expect(message).not.toContain(secret);
+    });
+
+    test("a wrong password stops it at start, naming DATABASE_URL and the refusal, and neither password", async () => {
+      const wrong = `wrong-${crypto.randomUUID()}`;
+      const message = await startFailure(runtime, {
+        TASK_STORE: "postgres",
+        DATABASE_URL: url.replace(password, wrong),
+      });
+      expectNonZeroExit(message);
+      expect(message).toContain(
+        `${unreachable} "${url.replace(password, "***")}": 28P01 password authentication failed`,
+      );
+      expect(message).not.toContain(wrong);
+      expect(message).not.toContain(password);
+    });
+
+    test.each([
+      {
+        name: "DATABASE_SCHEMA",
+        value: "Tasks-List",
+        expected: "DATABASE_SCHEMA must be a schema name of 1 to 63 lowercase",
+      },
+      { name: "DATABASE_POOL_SIZE", value: "0", expected: "DATABASE_POOL_SIZE must be a whole number from 1 to 100" },
+    ])("$name=$value stops it at start with a non-zero exit, naming $name", async ({ name, value, expected }) => {
+      const message = await startFailure(runtime, { TASK_STORE: "postgres", DATABASE_URL: url, [name]: value });
+      expectNonZeroExit(message);
+      expect(message).toContain(expected);
+      expect(message).not.toContain(password);
+    });
+
+    test("a schema whose tables were made for something else stops it at start, naming DATABASE_SCHEMA, and stays as it was", async () => {
+      const schema = `${runtime}_foreign`;
+      await asOperator(url, async (sql) => {
+        await sql
+          .unsafe(
+            `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.tasks (name text); INSERT INTO ${schema}.tasks VALUES ('mine')`,
+          )
+          .simple();
+      });
+      const message = await startFailure(runtime, {
+        TASK_STORE: "postgres",
+        DATABASE_URL: url,
+        DATABASE_SCHEMA: schema,
+      });
+      expectNonZeroExit(message);
+      expect(message).toContain(
+        `DATABASE_SCHEMA must name a schema of the database at DATABASE_URL that holds a task list`,
+      );
+      expect(message).toContain(`got "${schema}"`);
+      expect(message).toContain('42703 column "id" does not exist');
+      expect(message).not.toContain(password);
+      const rows = await asOperator(url, (sql) => sql.unsafe(`SELECT * FROM ${schema}.tasks`));
+      expect([...rows]).toEqual([{ name: "mine" }]);
+    });
+  });
+}
+
+/** What a Worker does without a usable database: it has no start to stop, so settings stop wrangler dev and a lost database answers 503. */
+function describeWorkerRefusals(url: string, password: string): void {
+  describe("wrangler dev with a database it cannot use", () => {
+    test("TASK_STORE=postgres outside the postgres environment stops it, naming the missing TASK_DB binding", async () => {
+      const message = await startFailure("wrangler", { TASK_STORE: "postgres" });
+      expectNonZeroExit(message);
+      expect(message).toContain("TASK_STORE is postgres but the TASK_DB Hyperdrive binding is missing");
+    });
+
+    test("DATABASE_SCHEMA=Tasks-List stops it, naming DATABASE_SCHEMA", async () => {
+      const { env, start } = onPostgres("wrangler", url, "Tasks-List");
+      const message = await startFailure("wrangler", env, start);
+      expectNonZeroExit(message);
+      expect(message).toContain("DATABASE_SCHEMA must be a schema name of 1 to 63 lowercase");
+      expect(message).not.toContain(password);
+    });
+
+    test("a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown", async () => {
+      const secret = `never-shown-${crypto.randomUUID()}`;
+      const { env, start } = onPostgres(
+        "wrangler",
+        `postgres://tasks:${secret}@127.0.0.1:${await closedPort()}/tasks`,
+        "unreachable",
+      );
+      const server = await startServer("wrangler", env, start);
+      try {
+        const get = await fetch(`${server.baseUrl}/tasks`);
+        const post = await fetch(`${server.baseUrl}/tasks`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ title: "Not now", completed: false }),
+        });
+        for (const res of [get, post]) {
+          expect(res.status).toBe(503);
+          expect(res.headers.get("Retry-After")).toBe("1");
+          expect(await res.json()).toEqual({ message: "Task list store cannot be reached: try again in a moment" });
+        }
+        expect(server.output()).not.toContain(secret);
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+}

@@ -1,0 +1,78 @@
+import { createServer } from "node:net";
+import { stripVTControlCharacters } from "node:util";
+import postgres from "postgres";
+import type { Runtime, StartOptions } from "../support/server.ts";
+
+/** How to start a server of some runtime on one list of a PostgreSQL database. */
+export interface PostgresLaunch {
+  /** The service's settings: vars on Workers, the process environment elsewhere. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly start: StartOptions;
+}
+
+/**
+ * How a server of `runtime` keeps its list in `schema` of the database at `url`: Node, Bun and
+ * Deno from DATABASE_URL; wrangler dev in its `postgres` environment, whose Hyperdrive binding it
+ * points at `url` locally.
+ */
+export function onPostgres(
+  runtime: Runtime,
+  url: string,
+  schema: string,
+  env: Readonly<Record<string, string>> = {},
+): PostgresLaunch {
+  if (runtime === "wrangler") {
+    return {
+      env: { DATABASE_SCHEMA: schema, ...env },
+      start: {
+        args: ["--env", "postgres"],
+        processEnv: { CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB: url },
+      },
+    };
+  }
+  return { env: { TASK_STORE: "postgres", DATABASE_URL: url, DATABASE_SCHEMA: schema, ...env }, start: {} };
+}
+
+/** Runs `work` with a connection of its own to the database at `url`, as an operator would. */
+export async function asOperator<T>(url: string, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return await work(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** A port on 127.0.0.1 that nothing listens on: a database that cannot be reached. */
+export function closedPort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address !== null ? done(address.port) : fail()));
+    });
+  });
+}
+
+/**
+ * The JSON log lines in a server's output that contain `text`, parsed. wrangler dev prints a
+ * Worker's console.warn with a prefix and colours of its own.
+ */
+export function logLinesWith(output: string, text: string): Record<string, unknown>[] {
+  return stripVTControlCharacters(output)
+    .split("\n")
+    .filter((line) => line.includes(text) && line.includes("{"))
+    .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>);
+}
+
+/** Polls `read` until it returns a value: a server writes its log a little after its answer. */
+export async function eventually<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Nothing appeared within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

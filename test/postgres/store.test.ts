@@ -1,0 +1,84 @@
+import postgres from "postgres";
+import { afterAll, describe, expect, inject, test } from "vitest";
+import { PostgresStore } from "../../src/store/postgres.ts";
+import { INITIAL_TASKS, type ListRead, StoreUnavailableError } from "../../src/store/store.ts";
+import { asOperator } from "./servers.ts";
+
+const { url } = inject("postgres");
+const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024 };
+const pools: postgres.Sql[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((sql) => sql.end()));
+});
+
+/** A store as one server process would make it: a pool of its own on the list in `schema`. */
+function storeOn(schema: string, max = 2): { store: PostgresStore; sql: postgres.Sql } {
+  const sql = postgres(url, { max, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
+  pools.push(sql);
+  return { store: new PostgresStore((work) => work(sql), schema), sql };
+}
+
+function text(read: ListRead): string {
+  const parts = read.body?.parts ?? [];
+  return parts.map((part) => new TextDecoder().decode(part)).join("");
+}
+
+describe("the PostgreSQL store", () => {
+  test("opened by eight processes at once on a schema that does not exist yet, makes one list with the two initial tasks", async () => {
+    for (const schema of ["race_a", "race_b", "race_c"]) {
+      const stores = Array.from({ length: 8 }, () => storeOn(schema, 1).store);
+      await Promise.all(stores.map((store) => store.open()));
+      const reads = await Promise.all(stores.map((store) => store.read([])));
+      expect(new Set(reads.map((read) => read.version)).size).toBe(1);
+      for (const read of reads) expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
+    }
+  });
+
+  test("a list dropped and made again by another process is served as the new list, under a new ETag", async () => {
+    const { store: first } = storeOn("remade");
+    await first.open();
+    await first.append({ title: "In the old list", completed: false }, LIMITS);
+    const old = await first.read([]);
+    await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA remade CASCADE"));
+    const { store: second } = storeOn("remade");
+    await second.open();
+    const remade = await first.read([old.version]);
+    expect(remade.version).not.toBe(old.version);
+    expect(JSON.parse(text(remade))).toEqual(INITIAL_TASKS);
+    expect(remade.version).toBe((await second.read([])).version);
+  });
+
+  test("a list whose schema was dropped while serving is made again on the next request", async () => {
+    const { store } = storeOn("dropped");
+    await store.open();
+    await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA dropped CASCADE"));
+    expect(await store.append({ title: "After the drop", completed: true }, LIMITS)).toEqual({
+      task: { id: 3, title: "After the drop", completed: true },
+    });
+  });
+
+  test("a connection the database cut mid-query costs only that query: the next one on the pool succeeds", async () => {
+    const { store, sql } = storeOn("cut", 1);
+    await store.open();
+    const [{ pid }] = (await sql`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+    const busy = sql`SELECT pg_sleep(5)`.then(
+      () => "finished",
+      (error: { code?: string }) => error.code,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await asOperator(url, (admin) => admin`SELECT pg_terminate_backend(${pid})`);
+    expect(await busy).toBe("CONNECTION_CLOSED");
+    // postgres.js hands the cut connection's termination notice to the first query on its
+    // replacement; the store asks again rather than answer 503 with the database up.
+    const read = await store.read([]);
+    expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
+  });
+
+  test("a database that cannot be reached fails each operation with StoreUnavailableError", async () => {
+    const sql = postgres("postgres://tasks:secret@127.0.0.1:1/tasks", { max: 1, connect_timeout: 2, backoff: () => 0 });
+    pools.push(sql);
+    const store = new PostgresStore((work) => work(sql), "unreachable");
+    await expect(store.read([])).rejects.toThrow(StoreUnavailableError);
+    await expect(store.append({ title: "Never", completed: false }, LIMITS)).rejects.toThrow(StoreUnavailableError);
+  });
+});

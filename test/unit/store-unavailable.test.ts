@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { StoreUnavailableError, type TaskStore } from "../../src/store/store.ts";
+import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
+import { appFrom, ENTRY_POINTS, expectJsonError } from "./helpers.ts";
+
+const DETAIL = "connect ECONNREFUSED 10.0.0.7:5432";
+const MESSAGE = "Task list store cannot be reached: try again in a moment";
+
+/** Stores that cannot reach where the list lives, failing in each way a remote store might. */
+const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
+  {
+    kind: "rejects",
+    store: () => ({
+      read: () => Promise.reject(new StoreUnavailableError(DETAIL)),
+      append: () => Promise.reject(new StoreUnavailableError(DETAIL)),
+    }),
+  },
+  {
+    kind: "throws synchronously",
+    store: () => {
+      const fail = (): never => {
+        throw new StoreUnavailableError(DETAIL);
+      };
+      return { read: fail, append: fail };
+    },
+  },
+];
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe.each(ENTRY_POINTS)("a store that cannot be reached, on $path", ({ env, path }) => {
+  describe.each(UNREACHABLE)("when it $kind", ({ store }) => {
+    test.each([
+      { method: "GET", init: {} },
+      {
+        method: "POST",
+        init: {
+          method: "POST",
+          body: JSON.stringify({ title: "Not now", completed: false }),
+          headers: { "Content-Type": "application/json" },
+        },
+      },
+    ])("$method answers 503 with Retry-After and the contract's message, and logs the cause", async ({ init }) => {
+      const log = vi.spyOn(console, "error").mockImplementation(() => {});
+      const app = appFrom(env, store());
+      const basePath = typeof env.BASE_PATH === "string" ? env.BASE_PATH : "";
+      const res = await checkedAgainstOpenApi(
+        async (request) => app.request(request),
+        basePath,
+      )(new Request(`http://localhost${path}`, init));
+      expect(res.headers.get("Retry-After")).toBe("1");
+      await expectJsonError(res, 503, MESSAGE);
+      const logged = log.mock.calls.map((args) => args.join(" ")).join("\n");
+      expect(logged).toContain('"status":503');
+      expect(logged).toContain(`StoreUnavailableError`);
+      expect(logged).toContain(DETAIL);
+    });
+
+    test("HEAD answers 503 with Retry-After and no body", async () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      const res = await appFrom(env, store()).request(path, { method: "HEAD" });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("1");
+      expect(await res.text()).toBe("");
+    });
+  });
+});
+
+test("a POST that the store refuses as unreachable is still checked first: a bad body answers 400, not 503", async () => {
+  const app = appFrom({}, UNREACHABLE[0]?.store());
+  const res = await app.request("/tasks", {
+    method: "POST",
+    body: JSON.stringify({ title: "No status" }),
+    headers: { "Content-Type": "application/json" },
+  });
+  await expectJsonError(res, 400, "Title or completed status is missing");
+});
