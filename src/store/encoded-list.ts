@@ -16,6 +16,11 @@ const PAGE_BYTES = 1024 * 1024;
  * the list is in memory once. The bound keeps what slow readers of old versions can pin small.
  */
 const CONTIGUOUS_BYTES = 256 * 1024;
+/**
+ * A list up to this size is also offered as text, for runtimes that send text with the head in one
+ * write; a larger one goes as bytes, where one more write is nothing beside the copy of a text.
+ */
+const TEXT_BYTES = 16 * 1024;
 
 /** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
 export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
@@ -94,6 +99,7 @@ export class EncodedList {
       offset += part.byteLength;
     }
     bytes.set(CLOSE, offset);
+    if (byteLength > TEXT_BYTES) return { parts: [bytes], byteLength };
     let text: string | undefined;
     return {
       parts: [bytes],
