@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { requestHead } from "../load/http.ts";
 import { parseResponses, RawConnection } from "../load/raw-http.ts";
+import { eventually } from "../support/eventually.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import type { Runtime } from "../support/server.ts";
 import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
@@ -149,17 +150,6 @@ function describeServer(
 function logLine(output: string, requestId: string): Record<string, unknown> | undefined {
   const line = output.split("\n").find((l) => l.startsWith("{") && l.includes(`"requestId":"${requestId}"`));
   return line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
-}
-
-/** Polls `read` until it returns a value: log lines reach the output a little after the answer. */
-async function eventually<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Nothing appeared within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 function fetchWithTimeout(request: Request): Promise<Response> {

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { Task } from "../sqlite/durable-server.ts";
-import type { RunningServer } from "../support/server.ts";
+import type { RunningServer, Runtime } from "../support/server.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -19,6 +19,21 @@ export interface Exchange {
 export interface NamedServer {
   readonly name: string;
   readonly server: () => RunningServer;
+}
+
+/** The server of each runtime, as `running` will hold it once started, named after its runtime. */
+export function namedServers(
+  runtimes: readonly Runtime[],
+  running: ReadonlyMap<Runtime, RunningServer>,
+): NamedServer[] {
+  return runtimes.map((runtime) => ({
+    name: runtime,
+    server: () => {
+      const server = running.get(runtime);
+      if (server === undefined) throw new Error(`The ${runtime} server did not start`);
+      return server;
+    },
+  }));
 }
 
 /** What a run of {@link runLoad} sent and got. */

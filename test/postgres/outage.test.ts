@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startPostgres, type ThrowawayPostgres } from "../support/postgres-server.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
-import { checkList, type Exchange, type NamedServer, runLoad, settledList } from "./load.ts";
+import { checkList, type Exchange, type NamedServer, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "wrangler"];
@@ -17,14 +17,7 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
   // A database of its own, since this one is stopped in the middle.
   let database: ThrowawayPostgres | undefined;
   const running = new Map<Runtime, RunningServer>();
-  const servers: NamedServer[] = RUNTIMES.map((runtime) => ({
-    name: runtime,
-    server: () => {
-      const server = running.get(runtime);
-      if (server === undefined) throw new Error(`The ${runtime} server did not start`);
-      return server;
-    },
-  }));
+  const servers = namedServers(RUNTIMES, running);
   beforeAll(async () => {
     database = await startPostgres();
     const url = database.url;

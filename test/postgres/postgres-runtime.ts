@@ -2,9 +2,10 @@ import { describe, expect, inject, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { createTask, describeDurableServer, postTask, readList } from "../sqlite/durable-server.ts";
-import { type Runtime, startServer } from "../support/server.ts";
+import { eventually } from "../support/eventually.ts";
+import { freePort, type Runtime, startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
-import { asOperator, closedPort, eventually, logLinesWith, onPostgres } from "./servers.ts";
+import { asOperator, logLinesWith, onPostgres } from "./servers.ts";
 
 /**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
@@ -71,7 +72,7 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
     const unreachable = "DATABASE_URL must name a PostgreSQL database this process can reach and log in to, got";
 
     test("a database nobody answers at stops it at start with a non-zero exit, naming DATABASE_URL with its password hidden", async () => {
-      const port = await closedPort();
+      const port = await freePort();
       const secret = `never-shown-${crypto.randomUUID()}`;
       const message = await startFailure(runtime, {
         TASK_STORE: "postgres",
@@ -158,7 +159,7 @@ function describeWorkerRefusals(url: string, password: string): void {
       const secret = `never-shown-${crypto.randomUUID()}`;
       const { env, start } = onPostgres(
         "wrangler",
-        `postgres://tasks:${secret}@127.0.0.1:${await closedPort()}/tasks`,
+        `postgres://tasks:${secret}@127.0.0.1:${await freePort()}/tasks`,
         "unreachable",
       );
       const server = await startServer("wrangler", env, start);

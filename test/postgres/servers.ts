@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { stripVTControlCharacters } from "node:util";
 import postgres from "postgres";
 import type { Runtime, StartOptions } from "../support/server.ts";
@@ -43,18 +42,6 @@ export async function asOperator<T>(url: string, work: (sql: postgres.Sql) => Pr
   }
 }
 
-/** A port on 127.0.0.1 that nothing listens on: a database that cannot be reached. */
-export function closedPort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address !== null ? done(address.port) : fail()));
-    });
-  });
-}
-
 /**
  * The JSON log lines in a server's output that contain `text`, parsed. wrangler dev prints a
  * Worker's console.warn with a prefix and colours of its own.
@@ -64,15 +51,4 @@ export function logLinesWith(output: string, text: string): Record<string, unkno
     .split("\n")
     .filter((line) => line.includes(text) && line.includes("{"))
     .map((line) => JSON.parse(line.slice(line.indexOf("{"))) as Record<string, unknown>);
-}
-
-/** Polls `read` until it returns a value: a server writes its log a little after its answer. */
-export async function eventually<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Nothing appeared within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

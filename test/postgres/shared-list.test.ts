@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { createTask, readList } from "../sqlite/durable-server.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
-import { checkList, type NamedServer, runLoad, settledList } from "./load.ts";
+import { checkList, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "wrangler"];
@@ -11,14 +11,7 @@ const CLIENTS = 16;
 describe("servers of Node, Bun, Deno and wrangler dev on one list", () => {
   const { url } = inject("postgres");
   const running = new Map<Runtime, RunningServer>();
-  const servers: NamedServer[] = RUNTIMES.map((runtime) => ({
-    name: runtime,
-    server: () => {
-      const server = running.get(runtime);
-      if (server === undefined) throw new Error(`The ${runtime} server did not start`);
-      return server;
-    },
-  }));
+  const servers = namedServers(RUNTIMES, running);
   beforeAll(async () => {
     await Promise.all(
       RUNTIMES.map(async (runtime) => {

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { arch, platform, tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { freePort } from "./server.ts";
 
 /** A PostgreSQL server of its own, on 127.0.0.1 and a free port, removed with its data when stopped. */
 export interface ThrowawayPostgres {
@@ -235,18 +235,6 @@ function startServer(
     child.once("exit", (code) => {
       clearTimeout(timer);
       fail(new Error(`PostgreSQL exited with code ${code} before it accepted connections:\n${log}`));
-    });
-  });
-}
-
-/** A port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address !== null ? done(address.port) : fail()));
     });
   });
 }

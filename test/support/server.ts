@@ -273,8 +273,8 @@ function groupAlive(pid: number): boolean {
   }
 }
 
-/** A port that was free a moment ago, for servers that cannot pick their own (wrangler dev). */
-function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago, for servers that cannot pick their own (wrangler dev, PostgreSQL), or for a database nothing listens on. */
+export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();
     probe.once("error", fail);
