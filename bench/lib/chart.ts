@@ -13,7 +13,9 @@ export async function drawChart(rows: readonly Row[]): Promise<string> {
       ? "ceiling GET"
       : r.server === "hono"
         ? `plain Hono ${SCENARIO_LABELS[r.scenario]}`
-        : SCENARIO_LABELS[r.scenario];
+        : r.server === "app-durable"
+          ? `Durable Object ${SCENARIO_LABELS[r.scenario]}`
+          : SCENARIO_LABELS[r.scenario];
   const values = rows
     .filter((r) => r.server !== "app-logoff")
     .map((r) => ({

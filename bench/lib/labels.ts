@@ -12,12 +12,13 @@ export const SCENARIO_LABELS: Record<Scenario, string> = {
 export const SERVER_LABELS: Record<ServerKind, string> = {
   app: "service",
   "app-logoff": "service, LOG_LEVEL=off",
+  "app-durable": "service, Durable Object",
   ceiling: "ceiling",
   hono: "plain Hono",
   fastify: "Fastify",
 };
 
-const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "app-logoff", "hono", "fastify"];
+const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "app-durable", "app-logoff", "hono", "fastify"];
 const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "post"];
 
 /** Orders rows by runtime, server (ceiling first), scenario and list size. */

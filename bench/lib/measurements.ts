@@ -9,8 +9,10 @@ export type Scenario = (typeof SCENARIOS)[number];
 
 /**
  * The servers a bench run starts, grouped by runtime so that the servers compared with each other
- * run close in time: the service; the service with LOG_LEVEL=off (`-logoff`, GET at 2 tasks only,
- * to price the request log); the plain Hono peer (`hono-`); and, on Node, the Fastify peer.
+ * run close in time: the service; on workerd, the service keeping its list in a Durable Object
+ * (`workerd-durable`, right after the service with the list in memory); the service with
+ * LOG_LEVEL=off (`-logoff`, GET at 2 tasks only, to price the request log); the plain Hono peer
+ * (`hono-`); and, on Node, the Fastify peer.
  */
 export const SUBJECTS = [
   "node",
@@ -24,6 +26,7 @@ export const SUBJECTS = [
   "deno-logoff",
   "hono-deno",
   "workerd",
+  "workerd-durable",
   "workerd-logoff",
   "hono-workerd",
 ] as const;
@@ -44,6 +47,7 @@ const SUBJECT_SERVERS: Record<Subject, readonly [Runtime, SubjectServer]> = {
   "deno-logoff": ["deno", "app-logoff"],
   "hono-deno": ["deno", "hono"],
   workerd: ["workerd", "app"],
+  "workerd-durable": ["workerd", "app-durable"],
   "workerd-logoff": ["workerd", "app-logoff"],
   "hono-workerd": ["workerd", "hono"],
 };
@@ -66,6 +70,7 @@ export function serverOf(subject: Subject): SubjectServer {
 export const SCENARIOS_OF: Record<ServerKind, readonly Scenario[]> = {
   app: SCENARIOS,
   "app-logoff": ["conditional-get", "get"],
+  "app-durable": SCENARIOS,
   ceiling: ["get"],
   fastify: SCENARIOS,
   hono: ["get", "post"],

@@ -18,6 +18,8 @@ import { type Command, type Running, start } from "./processes.ts";
 import {
   appCommand,
   ceilingCommand,
+  durableAppCommand,
+  durableStorageDir,
   fastifyCommand,
   honoCommand,
   type Runtime,
@@ -87,8 +89,8 @@ export async function runTrial(
   const servers: Server[] = [];
   const measurements: Measurement[] = [];
   const failures: string[] = [];
+  const port = await freePort();
   try {
-    const port = await freePort();
     const app = await startServer(serverCommand(subject, port, load), port, load);
     servers.push(app);
     await warm(app, load.connections, load);
@@ -150,6 +152,7 @@ export async function runTrial(
   } finally {
     await Promise.all(servers.map((s) => s.process.stop()));
     for (const server of servers) rmSync(server.log, { force: true });
+    if (kind === "app-durable") rmSync(durableStorageDir(load.workspace, port), { recursive: true, force: true });
   }
 }
 
@@ -165,6 +168,8 @@ function serverCommand(subject: Subject, port: number, load: LoadSettings): Comm
       return appCommand(runtime, port, load.workspace, env);
     case "app-logoff":
       return appCommand(runtime, port, load.workspace, { ...env, LOG_LEVEL: "off" });
+    case "app-durable":
+      return durableAppCommand(port, load.workspace, env);
     case "hono":
       return honoCommand(runtime, port, load.workspace);
     case "fastify":
