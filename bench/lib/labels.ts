@@ -5,6 +5,7 @@ import { RUNTIMES, type Runtime, type ServerKind } from "./servers.ts";
 export const SCENARIO_LABELS: Record<Scenario, string> = {
   get: "GET",
   "conditional-get": "GET If-None-Match (304)",
+  "read-after-change": "POST, then GET (read after change)",
   post: "POST",
 };
 
@@ -19,7 +20,7 @@ export const SERVER_LABELS: Record<ServerKind, string> = {
 };
 
 const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "app-durable", "app-logoff", "hono", "fastify"];
-const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "post"];
+const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "read-after-change", "post"];
 
 /** Orders rows by runtime, server (ceiling first), scenario and list size. */
 export function compareRows(

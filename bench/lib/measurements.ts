@@ -3,9 +3,24 @@ import type { Runtime, ServerKind } from "./servers.ts";
 /** Tasks in a fresh list. */
 export const INITIAL_TASKS = 2;
 
-/** What a run measures: the whole list, the list when the client has it already (304), a create. */
-export const SCENARIOS = ["get", "conditional-get", "post"] as const;
+/**
+ * What a run measures: the whole list, the list when the client has it already (304), a create
+ * followed on the same connection by a read of the list (a read after a change), a create.
+ */
+export const SCENARIOS = ["get", "conditional-get", "read-after-change", "post"] as const;
 export type Scenario = (typeof SCENARIOS)[number];
+
+/**
+ * Pairs (a POST, then a GET) after which a read-after-change run ends, unless its seconds end it
+ * first: about the tasks it adds to the list. The same for every server, so that the Worker with
+ * the Durable Object and the one with its list in memory read the same lists; few enough that the
+ * lists of a run at 2 tasks stay short (about 70 KB at the end); and enough for a few tenths of a
+ * second of the server's CPU even on the faster Worker, tens of /proc's 10 ms ticks.
+ */
+export const READ_AFTER_CHANGE_PAIRS = 1000;
+
+/** The scenarios of the service on every runtime. */
+const SERVICE_SCENARIOS: readonly Scenario[] = ["get", "conditional-get", "post"];
 
 /**
  * The servers a bench run starts, grouped by runtime so that the servers compared with each other
@@ -67,14 +82,28 @@ export function serverOf(subject: Subject): SubjectServer {
  * The service with LOG_LEVEL=off runs the service's scenarios up to its GET, in the same order, so
  * that its GET comes after as much warm-up as the service's; it skips the POST.
  */
-export const SCENARIOS_OF: Record<ServerKind, readonly Scenario[]> = {
-  app: SCENARIOS,
+const SCENARIOS_OF: Record<SubjectServer, readonly Scenario[]> = {
+  app: SERVICE_SCENARIOS,
   "app-logoff": ["conditional-get", "get"],
-  "app-durable": SCENARIOS,
-  ceiling: ["get"],
-  fastify: SCENARIOS,
+  "app-durable": SERVICE_SCENARIOS,
+  fastify: SERVICE_SCENARIOS,
   hono: ["get", "post"],
 };
+
+/**
+ * The subjects measured on a read after a change: the Worker with its list in a Durable Object,
+ * and the same Worker with the list in memory, its reference, whose GETs send the same lists.
+ */
+const READ_AFTER_CHANGE_SUBJECTS: readonly Subject[] = ["workerd", "workerd-durable"];
+
+/**
+ * The scenarios a subject is measured in: those of its server, and the read after a change for the
+ * two Workers it compares (see {@link READ_AFTER_CHANGE_SUBJECTS}).
+ */
+export function scenariosOf(subject: Subject): readonly Scenario[] {
+  const scenarios = SCENARIOS_OF[serverOf(subject)];
+  return READ_AFTER_CHANGE_SUBJECTS.includes(subject) ? [...scenarios, "read-after-change"] : scenarios;
+}
 
 /** Whether a subject runs at a list size: the service with LOG_LEVEL=off only at {@link INITIAL_TASKS}. */
 export function measuredAt(subject: Subject, tasks: number): boolean {

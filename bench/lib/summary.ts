@@ -99,11 +99,59 @@ export function summarize(measurements: readonly Measurement[]): Row[] {
     );
     return {
       ...row,
-      ceilingRatio: ceiling === undefined ? undefined : row.requestsPerSecond / ceiling.requestsPerSecond,
+      // A read after a change answers two requests of different kinds: no ceiling answers like it.
+      ceilingRatio:
+        ceiling === undefined || row.scenario === "read-after-change"
+          ? undefined
+          : row.requestsPerSecond / ceiling.requestsPerSecond,
       honoRatio:
         hono === undefined || row.server === "ceiling" ? undefined : row.requestsPerSecond / hono.requestsPerSecond,
     };
   });
+}
+
+/**
+ * A read after a change (a POST, then a GET of the list, on each connection) at one list size, on
+ * the Worker with its list in a Durable Object and on the same Worker with its list in memory.
+ */
+export interface ReadAfterChange {
+  readonly tasks: number;
+  readonly memory: Row | undefined;
+  readonly durable: Row | undefined;
+  /**
+   * Server CPU µs per pair (a POST and a GET) the Durable Object costs over the list in memory,
+   * difference of the two rows' medians; undefined unless both were measured.
+   */
+  readonly addedMicrosPerPair: number | undefined;
+}
+
+/** Server CPU µs per pair of a read-after-change row, whose requests are half POSTs, half GETs. */
+export function cpuMicrosPerPair(row: Row): number {
+  return 2 * row.cpuMicrosPerRequest;
+}
+
+/** The reads after a change measured, by list size. */
+export function readsAfterChange(rows: readonly Row[]): ReadAfterChange[] {
+  const on = (server: ServerKind, tasks: number) =>
+    rows.find(
+      (r) => r.runtime === "workerd" && r.server === server && r.scenario === "read-after-change" && r.tasks === tasks,
+    );
+  const sizes = [...new Set(rows.filter((r) => r.scenario === "read-after-change").map((r) => r.tasks))];
+  return sizes
+    .sort((a, b) => a - b)
+    .map((tasks) => {
+      const memory = on("app", tasks);
+      const durable = on("app-durable", tasks);
+      return {
+        tasks,
+        memory,
+        durable,
+        addedMicrosPerPair:
+          memory === undefined || durable === undefined
+            ? undefined
+            : cpuMicrosPerPair(durable) - cpuMicrosPerPair(memory),
+      };
+    });
 }
 
 /** Medians of the memory readings of every server and size. */
