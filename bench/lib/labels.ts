@@ -6,6 +6,7 @@ export const SCENARIO_LABELS: Record<Scenario, string> = {
   get: "GET",
   "conditional-get": "GET If-None-Match (304)",
   "read-after-change": "POST, then GET (read after change)",
+  "read-after-change-304": "POST, then GET If-None-Match: * (304 after change)",
   post: "POST",
 };
 
@@ -20,7 +21,13 @@ export const SERVER_LABELS: Record<ServerKind, string> = {
 };
 
 const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "app-durable", "app-logoff", "hono", "fastify"];
-const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "read-after-change", "post"];
+const SCENARIO_ORDER: readonly Scenario[] = [
+  "get",
+  "conditional-get",
+  "read-after-change",
+  "read-after-change-304",
+  "post",
+];
 
 /** Orders rows by runtime, server (ceiling first), scenario and list size. */
 export function compareRows(

@@ -5,13 +5,16 @@ export const INITIAL_TASKS = 2;
 
 /**
  * What a run measures: the whole list, the list when the client has it already (304), a create
- * followed on the same connection by a read of the list (a read after a change), a create.
+ * followed on the same connection by a read of the list (a read after a change), the same with the
+ * read answered 304 (`If-None-Match: *`), a create.
  */
-export const SCENARIOS = ["get", "conditional-get", "read-after-change", "post"] as const;
+export const SCENARIOS = ["get", "conditional-get", "read-after-change", "read-after-change-304", "post"] as const;
+/** The scenarios of a read after a change. */
+export const READ_AFTER_CHANGE: readonly Scenario[] = ["read-after-change", "read-after-change-304"];
 export type Scenario = (typeof SCENARIOS)[number];
 
 /**
- * Pairs (a POST, then a GET) after which a read-after-change run ends, unless its seconds end it
+ * Pairs (a POST, then a GET) after which a run of a read after a change ends, unless its seconds end it
  * first: about the tasks it adds to the list. The same for every server, so that the Worker with
  * the Durable Object and the one with its list in memory read the same lists; few enough that the
  * lists of a run at 2 tasks stay short (about 70 KB at the end); and enough for a few tenths of a
@@ -102,7 +105,7 @@ const READ_AFTER_CHANGE_SUBJECTS: readonly Subject[] = ["workerd", "workerd-dura
  */
 export function scenariosOf(subject: Subject): readonly Scenario[] {
   const scenarios = SCENARIOS_OF[serverOf(subject)];
-  return READ_AFTER_CHANGE_SUBJECTS.includes(subject) ? [...scenarios, "read-after-change"] : scenarios;
+  return READ_AFTER_CHANGE_SUBJECTS.includes(subject) ? [...scenarios, ...READ_AFTER_CHANGE] : scenarios;
 }
 
 /** Whether a subject runs at a list size: the service with LOG_LEVEL=off only at {@link INITIAL_TASKS}. */

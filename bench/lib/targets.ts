@@ -111,12 +111,14 @@ export function checkTargets(
     );
   }
   // On Workers with the Durable Object, a read after a change carries only what changed from the
-  // object to the isolate: what the object adds to it must not grow with the list.
-  const reads = readsAfterChange(rows);
-  const addedSmall = reads.find((r) => r.tasks === SMALL)?.addedMicrosPerPair;
-  const addedLarge = reads.find((r) => r.tasks === LARGE)?.addedMicrosPerPair;
+  // object to the isolate: what the object adds to it must not grow with the list. Measured where
+  // the list's bytes to the client do not drown it: on reads answered 304.
+  const added = (tasks: number) =>
+    readsAfterChange(rows).find((r) => r.scenario === "read-after-change-304" && r.tasks === tasks)?.addedMicrosPerPair;
+  const addedSmall = added(SMALL);
+  const addedLarge = added(LARGE);
   add(
-    `Durable Object: CPU it adds to a read after a change, at 100,000 tasks ≤ ${ADDED_AT_LARGE} × at 2`,
+    `Durable Object: CPU it adds to a read after a change (304), at 100,000 tasks ≤ ${ADDED_AT_LARGE} × at 2`,
     "workerd",
     addedSmall === undefined || addedLarge === undefined || addedSmall <= 0 ? undefined : addedLarge / addedSmall,
     (v) => v <= ADDED_AT_LARGE,

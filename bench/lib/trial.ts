@@ -7,6 +7,7 @@ import {
   INITIAL_TASKS,
   type Measurement,
   type MemoryReading,
+  READ_AFTER_CHANGE,
   READ_AFTER_CHANGE_PAIRS,
   runtimeOf,
   type Scenario,
@@ -66,7 +67,7 @@ export interface TrialResult {
 const LARGE_LIST_BYTES = 1024 * 1024;
 
 /**
- * Connections of a read-after-change run, at every size: each holds a POST and a GET in flight, so
+ * Connections of a run of a read after a change, at every size: each holds a POST and a GET in flight, so
  * ten keep the server's core busy, and a run that stops on its count leaves at most ten pairs
  * unanswered (0.5% of its pairs, whose CPU time it still counts).
  */
@@ -128,7 +129,7 @@ export async function runTrial(
       const connections =
         scenario === "get"
           ? listConnections
-          : scenario === "read-after-change"
+          : READ_AFTER_CHANGE.includes(scenario)
             ? Math.min(READ_AFTER_CHANGE_CONNECTIONS, load.connections)
             : load.connections;
       const run = await measureRun(server, scenario, env, connections, load);
@@ -160,10 +161,10 @@ export async function runTrial(
     }
     if (tasks > INITIAL_TASKS) await warm(app, listConnections, load);
     await measure(app, kind, "get", {});
-    // Before the POST run, which adds tens of thousands of tasks at 2 tasks: this one adds about
-    // READ_AFTER_CHANGE_PAIRS, and a POST's cost is meant not to depend on the list's length.
-    if (scenarios.includes("read-after-change")) {
-      await measure(app, kind, "read-after-change", {
+    // Before the POST run, which adds tens of thousands of tasks at 2 tasks: each of these adds
+    // about READ_AFTER_CHANGE_PAIRS, and a POST's cost is meant not to depend on the list's length.
+    for (const scenario of READ_AFTER_CHANGE.filter((s) => scenarios.includes(s))) {
+      await measure(app, kind, scenario, {
         BENCH_BODY: NEW_TASK_BODY,
         BENCH_PAIRS: String(Math.ceil(READ_AFTER_CHANGE_PAIRS / load.threads)),
       });
@@ -275,9 +276,13 @@ function checkAnswers(m: Measurement, listBytes: number, seconds: number): strin
   if (m.scenario === "conditional-get" && m.bytesPerResponse > 1024) {
     return "the conditional GET was answered with a body: the ETag did not match";
   }
-  // Half the answers are GETs, each carrying at least the list the run started with.
-  if (m.scenario === "read-after-change" && m.bytesPerResponse * 2 < listBytes) {
-    return `the GETs after POSTs answered ${Math.round(m.bytesPerResponse * 2)} bytes, less than the list's ${listBytes}`;
+  // Half the answers are GETs, each carrying at least the list the run started with; wrk may count
+  // the POST of a pair whose GET the end of the run cut off, hence the margin.
+  if (m.scenario === "read-after-change" && m.bytesPerResponse * 2 < 0.9 * listBytes) {
+    return `the GETs after POSTs answered ${Math.round(m.bytesPerResponse * 2)} bytes per pair, less than the list's ${listBytes}`;
+  }
+  if (m.scenario === "read-after-change-304" && m.bytesPerResponse > 1024) {
+    return "the GETs with If-None-Match: * after POSTs were answered with a body, not a 304";
   }
   return undefined;
 }

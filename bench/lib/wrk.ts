@@ -5,12 +5,12 @@ import { start } from "./processes.ts";
 const SCRIPTS = fileURLToPath(new URL("../wrk/", import.meta.url));
 
 /** The wrk scripts, one per scenario. */
-export type WrkScript = "get" | "conditional-get" | "read-after-change" | "post";
+export type WrkScript = "get" | "conditional-get" | "read-after-change" | "read-after-change-304" | "post";
 
 /** What one wrk run reports, read from the JSON line bench/wrk/report.lua prints. */
 export interface WrkResult {
   readonly requests: number;
-  /** How long wrk sent requests: its --duration, or less for a script that ends the run on a count (read-after-change.lua). */
+  /** How long wrk sent requests: its --duration, or less for a script that ends the run on a count (read-after-change*.lua). */
   readonly durationUs: number;
   readonly bytes: number;
   readonly errors: {

@@ -1,7 +1,8 @@
 -- A read after a change: every connection sends a POST of a small task (BENCH_BODY) with a GET of
 -- the list pipelined behind it, and waits for both answers before it sends the next pair, so each
 -- GET is answered right after a change made on its own connection. wrk counts each answer as a
--- request, and times a pair as one.
+-- request, and times a pair as one. The GET carries the headers in the global GET_HEADERS when a
+-- script sets it before requiring this one (read-after-change-304.lua).
 --
 -- A thread stops after about BENCH_PAIRS pairs, and ends the run: a run then adds about as many
 -- tasks to the list whatever the server's speed, so that the servers compared on it read the same
@@ -19,7 +20,7 @@ local sent = 0
 
 function init(args)
   local post = wrk.format("POST", nil, { ["Content-Type"] = "application/json" }, os.getenv("BENCH_BODY"))
-  pair = post .. wrk.format("GET", nil, {})
+  pair = post .. wrk.format("GET", nil, GET_HEADERS or {})
   quota = tonumber(os.getenv("BENCH_PAIRS"))
 end
 
