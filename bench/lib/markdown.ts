@@ -69,7 +69,7 @@ const TARGET_NOTES: Record<TargetCheck["issue"], string> = {
   [ISSUES.small]:
     "\n\nGET at 1,000 and 100,000 tasks ≥ 0.9 × ceiling, also goals of this issue, are checked in issue 5's table above. " +
     "Service, LOG_LEVEL=off: the service started with it, beside the default (info), measured at 2 tasks only. " +
-    "Durable Object: the Worker's server CPU per pair (a POST, then a GET) with its list in a Durable Object, " +
+    "Durable Object: the Worker's server CPU per pair (a POST, then a GET answered 304) with its list in a Durable Object, " +
     'minus the same with the list in memory, at the same size: see "Read after a change" below.',
 };
 

@@ -67,9 +67,9 @@ export interface TrialResult {
 const LARGE_LIST_BYTES = 1024 * 1024;
 
 /**
- * Connections of a run of a read after a change, at every size: each holds a POST and a GET in flight, so
- * ten keep the server's core busy, and a run that stops on its count leaves at most ten pairs
- * unanswered (0.5% of its pairs, whose CPU time it still counts).
+ * Connections of a run of a read after a change, at every size: each holds a POST and a GET in
+ * flight, so ten keep the server's core busy, and a run that ends on its count of pairs leaves at
+ * most ten of them unanswered (1%, whose CPU time it still counts).
  */
 const READ_AFTER_CHANGE_CONNECTIONS = 10;
 
