@@ -13,7 +13,13 @@ import { type Measurement, type MemoryReading, measuredAt, runtimeOf, serverOf }
 import { parseOptions, USAGE } from "./lib/options.ts";
 import { ROOT } from "./lib/paths.ts";
 import { stopAll, stopAllOnExit } from "./lib/processes.ts";
-import { HONO_WORKER_DIR, type ServerKind, type Workspace } from "./lib/servers.ts";
+import {
+  DURABLE_WORKER_DIR,
+  HONO_WORKER_DIR,
+  objectsParentDir,
+  type ServerKind,
+  type Workspace,
+} from "./lib/servers.ts";
 import { summarize, summarizeMemory } from "./lib/summary.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { runTrial } from "./lib/trial.ts";
@@ -32,6 +38,7 @@ const layout = cpuLayout();
 pinSelf(layout);
 const threads = Math.min(layout.load.length, 4);
 const dir = mkdtempSync(join(tmpdir(), "task-list-bench-"));
+const objectsDir = mkdtempSync(join(objectsParentDir(), "task-list-bench-objects-"));
 const outDir = join(ROOT, options.complete ? "bench/results" : "bench/results/partial");
 const began = Date.now();
 const loadAtStart = loadNow();
@@ -52,6 +59,10 @@ try {
     workerModules: onWorkerd("app", "app-logoff") ? bundleWorker(dir) : [],
     ceilingModule: writeCeilingWorker(dir),
     honoWorkerModules: onWorkerd("hono") ? bundleWorker(join(dir, HONO_WORKER_DIR), "bench/peers/hono/worker.ts") : [],
+    durableWorkerModules: onWorkerd("app-durable")
+      ? bundleWorker(join(dir, DURABLE_WORKER_DIR), undefined, "durable")
+      : [],
+    objectsDir,
   };
   const load = {
     seconds: options.seconds,
@@ -122,4 +133,5 @@ try {
   await stopAll();
   await database?.stop();
   rmSync(dir, { recursive: true, force: true });
+  rmSync(objectsDir, { recursive: true, force: true });
 }

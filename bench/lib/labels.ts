@@ -5,6 +5,8 @@ import { RUNTIMES, type Runtime, type ServerKind } from "./servers.ts";
 export const SCENARIO_LABELS: Record<Scenario, string> = {
   get: "GET",
   "conditional-get": "GET If-None-Match (304)",
+  "read-after-change": "POST, then GET (read after change)",
+  "read-after-change-304": "POST, then GET If-None-Match: * (304 after change)",
   post: "POST",
 };
 
@@ -13,13 +15,28 @@ export const SERVER_LABELS: Record<ServerKind, string> = {
   app: "service",
   "app-logoff": "service, LOG_LEVEL=off",
   "app-postgres": "service, PostgreSQL",
+  "app-durable": "service, Durable Object",
   ceiling: "ceiling",
   hono: "plain Hono",
   fastify: "Fastify",
 };
 
-const SERVER_ORDER: readonly ServerKind[] = ["ceiling", "app", "app-logoff", "app-postgres", "hono", "fastify"];
-const SCENARIO_ORDER: readonly Scenario[] = ["get", "conditional-get", "post"];
+const SERVER_ORDER: readonly ServerKind[] = [
+  "ceiling",
+  "app",
+  "app-durable",
+  "app-logoff",
+  "app-postgres",
+  "hono",
+  "fastify",
+];
+const SCENARIO_ORDER: readonly Scenario[] = [
+  "get",
+  "conditional-get",
+  "read-after-change",
+  "read-after-change-304",
+  "post",
+];
 
 /** Orders rows by runtime, server (ceiling first), scenario and list size. */
 export function compareRows(

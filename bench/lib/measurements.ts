@@ -3,15 +3,35 @@ import type { Runtime, ServerKind } from "./servers.ts";
 /** Tasks in a fresh list. */
 export const INITIAL_TASKS = 2;
 
-/** What a run measures: the whole list, the list when the client has it already (304), a create. */
-export const SCENARIOS = ["get", "conditional-get", "post"] as const;
+/**
+ * What a run measures: the whole list, the list when the client has it already (304), a create
+ * followed on the same connection by a read of the list (a read after a change), the same with the
+ * read answered 304 (`If-None-Match: *`), a create.
+ */
+export const SCENARIOS = ["get", "conditional-get", "read-after-change", "read-after-change-304", "post"] as const;
+/** The scenarios of a read after a change. */
+export const READ_AFTER_CHANGE: readonly Scenario[] = ["read-after-change", "read-after-change-304"];
 export type Scenario = (typeof SCENARIOS)[number];
 
 /**
+ * Pairs (a POST, then a GET) after which a run of a read after a change ends, unless its seconds
+ * end it first: about the tasks it adds to the list. The same for every server, so that the Worker
+ * with the Durable Object and the one with its list in memory read the same lists; few enough that
+ * the lists of a run at 2 tasks stay short (about 70 KB at the end); and enough for about 0.2 s of
+ * the server's CPU on the fastest pairs (the list in memory, answered 304), 20 of /proc's 10 ms ticks.
+ */
+export const READ_AFTER_CHANGE_PAIRS = 1000;
+
+/** The scenarios of the service on every runtime. */
+const SERVICE_SCENARIOS: readonly Scenario[] = ["get", "conditional-get", "post"];
+
+/**
  * The servers a bench run starts, grouped by runtime so that the servers compared with each other
- * run close in time: the service; the service with LOG_LEVEL=off (`-logoff`, GET at 2 tasks only,
- * to price the request log); the service with its list in PostgreSQL (`-postgres`, Node, Bun and
- * Deno: workerd would need Hyperdrive, which only wrangler emulates); the plain Hono peer
+ * run close in time: the service; on workerd, the service keeping its list in a Durable Object
+ * (`workerd-durable`, right after the service with the list in memory); the service with
+ * LOG_LEVEL=off (`-logoff`, GET at 2 tasks only, to price the request log); the service with its
+ * list in PostgreSQL (`-postgres`, Node, Bun and Deno: workerd would need Hyperdrive, which only
+ * wrangler emulates); the plain Hono peer
  * (`hono-`); and, on Node, the Fastify peer.
  */
 export const SUBJECTS = [
@@ -29,6 +49,7 @@ export const SUBJECTS = [
   "deno-postgres",
   "hono-deno",
   "workerd",
+  "workerd-durable",
   "workerd-logoff",
   "hono-workerd",
 ] as const;
@@ -52,6 +73,7 @@ const SUBJECT_SERVERS: Record<Subject, readonly [Runtime, SubjectServer]> = {
   "deno-postgres": ["deno", "app-postgres"],
   "hono-deno": ["deno", "hono"],
   workerd: ["workerd", "app"],
+  "workerd-durable": ["workerd", "app-durable"],
   "workerd-logoff": ["workerd", "app-logoff"],
   "hono-workerd": ["workerd", "hono"],
 };
@@ -71,12 +93,12 @@ export function serverOf(subject: Subject): SubjectServer {
  * The service with LOG_LEVEL=off runs the service's scenarios up to its GET, in the same order, so
  * that its GET comes after as much warm-up as the service's; it skips the POST.
  */
-export const SCENARIOS_OF: Record<ServerKind, readonly Scenario[]> = {
-  app: SCENARIOS,
+const SCENARIOS_OF: Record<SubjectServer, readonly Scenario[]> = {
+  app: SERVICE_SCENARIOS,
   "app-logoff": ["conditional-get", "get"],
-  "app-postgres": SCENARIOS,
-  ceiling: ["get"],
-  fastify: SCENARIOS,
+  "app-postgres": SERVICE_SCENARIOS,
+  "app-durable": SERVICE_SCENARIOS,
+  fastify: SERVICE_SCENARIOS,
   hono: ["get", "post"],
 };
 
@@ -87,6 +109,21 @@ export const SCENARIOS_OF: Record<ServerKind, readonly Scenario[]> = {
  * and a POST ask for tasks by id, so their cost does not grow with the list.
  */
 const POSTGRES_MAX_TASKS = 1_000;
+
+/**
+ * The subjects measured on a read after a change: the Worker with its list in a Durable Object,
+ * and the same Worker with the list in memory, its reference, whose GETs send the same lists.
+ */
+const READ_AFTER_CHANGE_SUBJECTS: readonly Subject[] = ["workerd", "workerd-durable"];
+
+/**
+ * The scenarios a subject is measured in: those of its server, and the read after a change for the
+ * two Workers it compares (see {@link READ_AFTER_CHANGE_SUBJECTS}).
+ */
+export function scenariosOf(subject: Subject): readonly Scenario[] {
+  const scenarios = SCENARIOS_OF[serverOf(subject)];
+  return READ_AFTER_CHANGE_SUBJECTS.includes(subject) ? [...scenarios, ...READ_AFTER_CHANGE] : scenarios;
+}
 
 /**
  * Whether a subject runs at a list size: the service with LOG_LEVEL=off only at {@link INITIAL_TASKS},

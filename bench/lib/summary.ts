@@ -1,4 +1,10 @@
-import { INITIAL_TASKS, type Measurement, type MemoryReading, type Scenario } from "./measurements.ts";
+import {
+  INITIAL_TASKS,
+  type Measurement,
+  type MemoryReading,
+  READ_AFTER_CHANGE,
+  type Scenario,
+} from "./measurements.ts";
 import type { Runtime, ServerKind } from "./servers.ts";
 
 /** The medians of one server's runs of one scenario at one list size. */
@@ -99,11 +105,62 @@ export function summarize(measurements: readonly Measurement[]): Row[] {
     );
     return {
       ...row,
-      ceilingRatio: ceiling === undefined ? undefined : row.requestsPerSecond / ceiling.requestsPerSecond,
+      // A read after a change answers two requests of different kinds: no ceiling answers like it.
+      ceilingRatio:
+        ceiling === undefined || READ_AFTER_CHANGE.includes(row.scenario)
+          ? undefined
+          : row.requestsPerSecond / ceiling.requestsPerSecond,
       honoRatio:
         hono === undefined || row.server === "ceiling" ? undefined : row.requestsPerSecond / hono.requestsPerSecond,
     };
   });
+}
+
+/**
+ * A read after a change (a POST, then a GET of the list, on each connection; or the same with the
+ * GET answered 304) at one list size, on the Worker with its list in a Durable Object and on the
+ * same Worker with its list in memory.
+ */
+export interface ReadAfterChange {
+  readonly scenario: Scenario;
+  readonly tasks: number;
+  readonly memory: Row | undefined;
+  readonly durable: Row | undefined;
+  /**
+   * Server CPU µs per pair (a POST and a GET) the Durable Object costs over the list in memory,
+   * difference of the two rows' medians; undefined unless both were measured.
+   */
+  readonly addedMicrosPerPair: number | undefined;
+}
+
+/** Server CPU µs per pair of a row of a read after a change, whose requests are half POSTs, half GETs. */
+export function cpuMicrosPerPair(row: Row): number {
+  return 2 * row.cpuMicrosPerRequest;
+}
+
+/** The reads after a change measured, by scenario and list size. */
+export function readsAfterChange(rows: readonly Row[]): ReadAfterChange[] {
+  const measured = rows.filter((r) => r.runtime === "workerd" && READ_AFTER_CHANGE.includes(r.scenario));
+  const on = (server: ServerKind, scenario: Scenario, tasks: number) =>
+    measured.find((r) => r.server === server && r.scenario === scenario && r.tasks === tasks);
+  return READ_AFTER_CHANGE.flatMap((scenario) =>
+    [...new Set(measured.filter((r) => r.scenario === scenario).map((r) => r.tasks))]
+      .sort((a, b) => a - b)
+      .map((tasks) => {
+        const memory = on("app", scenario, tasks);
+        const durable = on("app-durable", scenario, tasks);
+        return {
+          scenario,
+          tasks,
+          memory,
+          durable,
+          addedMicrosPerPair:
+            memory === undefined || durable === undefined
+              ? undefined
+              : cpuMicrosPerPair(durable) - cpuMicrosPerPair(memory),
+        };
+      }),
+  );
 }
 
 /** Medians of the memory readings of every server and size. */

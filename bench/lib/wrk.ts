@@ -4,12 +4,13 @@ import { start } from "./processes.ts";
 
 const SCRIPTS = fileURLToPath(new URL("../wrk/", import.meta.url));
 
-/** The wrk scripts, one per request kind. */
-export type WrkScript = "get" | "conditional-get" | "post";
+/** The wrk scripts, one per scenario. */
+export type WrkScript = "get" | "conditional-get" | "read-after-change" | "read-after-change-304" | "post";
 
 /** What one wrk run reports, read from the JSON line bench/wrk/report.lua prints. */
 export interface WrkResult {
   readonly requests: number;
+  /** How long wrk sent requests: its --duration, or less for a script that ends the run on a count (read-after-change*.lua). */
   readonly durationUs: number;
   readonly bytes: number;
   readonly errors: {
@@ -30,7 +31,7 @@ export interface WrkLoad {
   readonly seconds: number;
   readonly threads: number;
   readonly connections: number;
-  /** Passed to the Lua scripts: BENCH_ETAG, BENCH_BODY. */
+  /** Passed to the Lua scripts: BENCH_ETAG, BENCH_BODY, BENCH_PAIRS. */
   readonly env?: Readonly<Record<string, string>>;
 }
 
