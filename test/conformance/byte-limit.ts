@@ -1,6 +1,6 @@
 import { check, checkEqual, fail } from "./check.ts";
-import { type Client, jsonPost, type Reply, type RequestSpec, type Task } from "./client.ts";
-import { checkErrorBody, checkUnchanged } from "./expect.ts";
+import { type Client, jsonPost, type Reply, type Task } from "./client.ts";
+import { checkErrorBody, checkRefusedBeforeFull, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./table.ts";
 
@@ -100,23 +100,7 @@ export function byteLimitCases(maxListBytes: number): StatefulCase[] {
       name: "with a list at MAX_LIST_BYTES, POST still checks size, Content-Type, JSON and fields before the byte limit",
       async run(client) {
         await fillTo(client, maxListBytes);
-        const before = await client.readList();
-        const json = { "Content-Type": "application/json" };
-        const maxBodyBytes = client.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-        const expectations: [RequestSpec, number][] = [
-          [
-            { method: "POST", path: "/tasks", headers: json, body: { streamed: new Uint8Array(maxBodyBytes + 1) } },
-            413,
-          ],
-          [{ method: "POST", path: "/tasks", headers: { "Content-Type": "text/plain" }, body: "{}" }, 415],
-          [{ method: "POST", path: "/tasks", headers: json, body: "{" }, 400],
-          [jsonPost("/tasks", { title: "No status" }), 400],
-          [jsonPost("/tasks", { title: 1, completed: true }), 400],
-        ];
-        for (const [request, status] of expectations) {
-          checkEqual((await client.send(request)).status, status, `status of a POST answered ${status} before 507`);
-        }
-        await checkUnchanged(client, before.text, before.etag);
+        await checkRefusedBeforeFull(client);
       },
     },
   ];

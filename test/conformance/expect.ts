@@ -1,5 +1,6 @@
 import { check, checkEqual, clip } from "./check.ts";
-import { type Client, checkTask, parseJson, type Reply, type RequestSpec, type Task } from "./client.ts";
+import { type Client, checkTask, jsonPost, parseJson, type Reply, type RequestSpec, type Task } from "./client.ts";
+import { DEFAULT_MAX_BODY_BYTES } from "./table.ts";
 
 /** What an error body must say beyond the shape every error body has. */
 export interface ErrorRule {
@@ -89,6 +90,28 @@ export async function checkUnchanged(client: Client, text: string, etag: string 
   const after = await client.readList();
   checkEqual(after.text, text, "the list after the request (it must not change)");
   checkEqual(after.etag, etag, "the ETag after the request (the list must not change)");
+}
+
+/**
+ * Checks that a POST to a full list is still refused for its size, media type, JSON and fields
+ * before the limit is named (413, 415, 400 rather than 507), and that none of them changes the list.
+ */
+export async function checkRefusedBeforeFull(client: Client): Promise<void> {
+  const before = await client.readList();
+  const json = { "Content-Type": "application/json" };
+  const maxBodyBytes = client.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const expectations: [RequestSpec, number][] = [
+    [{ method: "POST", path: "/tasks", headers: json, body: { streamed: new Uint8Array(maxBodyBytes + 1) } }, 413],
+    [{ method: "POST", path: "/tasks", headers: { "Content-Type": "text/plain" }, body: "{}" }, 415],
+    [{ method: "POST", path: "/tasks", headers: json, body: "{" }, 400],
+    [jsonPost("/tasks", { title: "No status" }), 400],
+    [jsonPost("/tasks", { title: 1, completed: true }), 400],
+  ];
+  for (const [request, status] of expectations) {
+    const reply = await client.send(request);
+    checkEqual(reply.status, status, `status of a POST to a full list that must be answered ${status} before 507`);
+  }
+  await checkUnchanged(client, before.text, before.etag);
 }
 
 async function checkCreated(

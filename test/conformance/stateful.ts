@@ -1,6 +1,6 @@
 import { check, checkEqual, fail } from "./check.ts";
 import { type Client, jsonPost, type Reply, type RequestSpec, type Task } from "./client.ts";
-import { checkErrorBody, checkUnchanged } from "./expect.ts";
+import { checkErrorBody, checkRefusedBeforeFull, checkUnchanged } from "./expect.ts";
 
 /** A check that needs more than one request. */
 export interface StatefulCase {
@@ -264,28 +264,7 @@ export function limitCases(maxTasks: number): StatefulCase[] {
       name: "with a full list, POST still checks size, Content-Type, JSON and fields before the MAX_TASKS limit",
       async run(client) {
         await fill(client, maxTasks);
-        const before = await client.readList();
-        const json = { "Content-Type": "application/json" };
-        const expectations: [RequestSpec, number][] = [
-          [
-            {
-              method: "POST",
-              path: "/tasks",
-              headers: json,
-              body: { streamed: new Uint8Array((client.options.maxBodyBytes ?? 1024 * 1024) + 1) },
-            },
-            413,
-          ],
-          [{ method: "POST", path: "/tasks", headers: { "Content-Type": "text/plain" }, body: "{}" }, 415],
-          [{ method: "POST", path: "/tasks", headers: json, body: "{" }, 400],
-          [jsonPost("/tasks", { title: "No status" }), 400],
-          [jsonPost("/tasks", { title: 1, completed: true }), 400],
-        ];
-        for (const [request, status] of expectations) {
-          const reply = await client.send(request);
-          checkEqual(reply.status, status, `status of a POST with body ${JSON.stringify(request.body).slice(0, 60)}`);
-        }
-        await checkUnchanged(client, before.text, before.etag);
+        await checkRefusedBeforeFull(client);
       },
     },
   ];
