@@ -189,18 +189,29 @@ function run(
   keep: (chunk: Buffer) => void,
 ): Promise<void> {
   return new Promise((done, fail) => {
-    const child = spawn(file, args, {
-      ...owner,
-      env: { ...process.env, LC_ALL: "C" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
+    const child = spawnAs(file, args, owner, keep);
     child.once("error", fail);
     child.once("exit", (code, signal) =>
       code === 0 ? done() : fail(new Error(`exit code ${code}, signal ${signal}`)),
     );
   });
+}
+
+/** Spawns a PostgreSQL program as `owner`, in the C locale, handing everything it prints to `onOutput`. */
+function spawnAs(
+  file: string,
+  args: string[],
+  owner: { uid: number; gid: number } | undefined,
+  onOutput: (chunk: Buffer) => void,
+): ChildProcess {
+  const child = spawn(file, args, {
+    ...owner,
+    env: { ...process.env, LC_ALL: "C" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", onOutput);
+  child.stderr?.on("data", onOutput);
+  return child;
 }
 
 /** Starts the server and resolves once it accepts connections; rejects with its log if it exits first. */
@@ -211,11 +222,6 @@ function startServer(
   keep: (chunk: Buffer) => void,
 ): Promise<ChildProcess> {
   return new Promise((done, fail) => {
-    const child = spawn(file, args, {
-      ...owner,
-      env: { ...process.env, LC_ALL: "C" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
     let log = "";
     const timer = setTimeout(() => {
       child.kill("SIGQUIT");
@@ -229,8 +235,7 @@ function startServer(
         done(child);
       }
     };
-    child.stdout.on("data", read);
-    child.stderr.on("data", read);
+    const child = spawnAs(file, args, owner, read);
     child.once("error", fail);
     child.once("exit", (code) => {
       clearTimeout(timer);
