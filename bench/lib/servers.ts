@@ -42,27 +42,26 @@ export interface CeilingBody {
 
 const listen = (port: number) => ({ PORT: String(port), HOST: "127.0.0.1" });
 
+/** A TypeScript entry run as it is by Node, Bun or Deno (which gets network, environment and `denoReads`). */
+function scriptCommand(
+  runtime: Exclude<Runtime, "workerd">,
+  script: string,
+  env: Record<string, string>,
+  denoReads = false,
+): Command {
+  if (runtime === "deno") {
+    const allow = ["--allow-net", "--allow-env", ...(denoReads ? ["--allow-read"] : [])];
+    return { command: BIN.deno, args: ["run", ...allow, script], env, cwd: ROOT };
+  }
+  return { command: BIN[runtime], args: [script], env, cwd: ROOT };
+}
+
 /** The service's real entry point for `runtime`, configured by `env` (MAX_TASKS and the like). */
 export function appCommand(runtime: Runtime, port: number, ws: Workspace, env: Record<string, string>): Command {
-  const all = { ...env, ...listen(port) };
-  switch (runtime) {
-    case "node":
-      return { command: BIN.node, args: ["src/runtimes/node.ts"], env: all, cwd: ROOT };
-    case "bun":
-      return { command: BIN.bun, args: ["src/runtimes/bun.ts"], env: all, cwd: ROOT };
-    case "deno":
-      return {
-        command: BIN.deno,
-        args: ["run", "--allow-net", "--allow-env", "src/runtimes/deno.ts"],
-        env: all,
-        cwd: ROOT,
-      };
-    case "workerd": {
-      const bindings = Object.entries(env).map(([name, text]) => ({ name, text }));
-      const config = writeWorkerdConfig(ws.dir, `app-${port}`, { port, modules: ws.workerModules, bindings });
-      return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
-    }
-  }
+  if (runtime !== "workerd") return scriptCommand(runtime, `src/runtimes/${runtime}.ts`, { ...env, ...listen(port) });
+  const bindings = Object.entries(env).map(([name, text]) => ({ name, text }));
+  const config = writeWorkerdConfig(ws.dir, `app-${port}`, { port, modules: ws.workerModules, bindings });
+  return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
 }
 
 /**
@@ -112,56 +111,27 @@ export function durableAppCommand(port: number, ws: Workspace, env: Record<strin
 /** The runtime's ceiling: a server that answers every request with precomputed bytes. */
 export function ceilingCommand(runtime: Runtime, port: number, ws: Workspace, body: CeilingBody): Command {
   const env = { ...listen(port), BENCH_BODY_FILE: body.file, BENCH_HEADERS: JSON.stringify(body.headers) };
-  switch (runtime) {
-    case "node":
-      return { command: BIN.node, args: ["bench/ceilings/node.ts"], env, cwd: ROOT };
-    case "bun":
-      return { command: BIN.bun, args: ["bench/ceilings/bun.ts"], env, cwd: ROOT };
-    case "deno":
-      return {
-        command: BIN.deno,
-        args: ["run", "--allow-net", "--allow-env", "--allow-read", "bench/ceilings/deno.ts"],
-        env,
-        cwd: ROOT,
-      };
-    case "workerd": {
-      const config = writeWorkerdConfig(ws.dir, `ceiling-${port}`, {
-        port,
-        modules: [ws.ceilingModule],
-        bindings: [
-          { name: "BODY", file: basename(body.file) },
-          { name: "HEADERS", text: JSON.stringify(body.headers) },
-        ],
-      });
-      return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
-    }
-  }
+  if (runtime !== "workerd") return scriptCommand(runtime, `bench/ceilings/${runtime}.ts`, env, true);
+  const config = writeWorkerdConfig(ws.dir, `ceiling-${port}`, {
+    port,
+    modules: [ws.ceilingModule],
+    bindings: [
+      { name: "BODY", file: basename(body.file) },
+      { name: "HEADERS", text: JSON.stringify(body.headers) },
+    ],
+  });
+  return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
 }
 
 /** The plain Hono peer on `runtime`: bench/peers/hono/, through the thinnest entry of each runtime. */
 export function honoCommand(runtime: Runtime, port: number, ws: Workspace): Command {
-  const env = listen(port);
-  switch (runtime) {
-    case "node":
-      return { command: BIN.node, args: ["bench/peers/hono/node.ts"], env, cwd: ROOT };
-    case "bun":
-      return { command: BIN.bun, args: ["bench/peers/hono/bun.ts"], env, cwd: ROOT };
-    case "deno":
-      return {
-        command: BIN.deno,
-        args: ["run", "--allow-net", "--allow-env", "bench/peers/hono/deno.ts"],
-        env,
-        cwd: ROOT,
-      };
-    case "workerd": {
-      const dir = join(ws.dir, HONO_WORKER_DIR);
-      const config = writeWorkerdConfig(dir, `hono-${port}`, { port, modules: ws.honoWorkerModules, bindings: [] });
-      return { command: BIN.workerd, args: ["serve", config], cwd: dir };
-    }
-  }
+  if (runtime !== "workerd") return scriptCommand(runtime, `bench/peers/hono/${runtime}.ts`, listen(port));
+  const dir = join(ws.dir, HONO_WORKER_DIR);
+  const config = writeWorkerdConfig(dir, `hono-${port}`, { port, modules: ws.honoWorkerModules, bindings: [] });
+  return { command: BIN.workerd, args: ["serve", config], cwd: dir };
 }
 
 /** The Fastify implementation of the same contract, on Node. */
 export function fastifyCommand(port: number, env: Record<string, string>): Command {
-  return { command: BIN.node, args: ["bench/peers/fastify.ts"], env: { ...env, ...listen(port) }, cwd: ROOT };
+  return scriptCommand("node", "bench/peers/fastify.ts", { ...env, ...listen(port) });
 }
