@@ -110,7 +110,10 @@ export async function restartServer(server: RunningServer): Promise<RunningServe
   return launch(previous);
 }
 
-async function launch(spec: Launch): Promise<RunningServer> {
+/** Times wrangler dev is started on a new port when another process took the one it was given. */
+const PORT_ATTEMPTS = 3;
+
+async function launch(spec: Launch, attempt = 1): Promise<RunningServer> {
   const port = spec.runtime === "wrangler" ? await freePort() : 0;
   const [command, ...args] = commandLine(spec, port);
   if (command === undefined) throw new Error(`The npm script ${SCRIPTS[spec.runtime]} is empty`);
@@ -131,7 +134,7 @@ async function launch(spec: Launch): Promise<RunningServer> {
   const pid = await spawned(child, () => output);
   liveGroups.set(pid, exited);
   try {
-    const baseUrl = await waitUntilAnswering(spec.runtime, port, () => output, exited);
+    const baseUrl = await waitUntilAnswering(() => output, exited);
     const server: RunningServer = {
       baseUrl,
       pid,
@@ -146,6 +149,8 @@ async function launch(spec: Launch): Promise<RunningServer> {
     return server;
   } catch (error) {
     await stopProcess(pid);
+    // wrangler dev cannot pick its own port: the free one it was given may be taken before it binds.
+    if (attempt < PORT_ATTEMPTS && output.includes("Address already in use")) return launch(spec, attempt + 1);
     if (spec.stateDir !== undefined) rmSync(spec.stateDir, { recursive: true, force: true });
     const reason = error instanceof Error ? error.message : String(error);
     const status = child.exitCode === null ? "" : ` (exit code ${child.exitCode})`;
@@ -204,12 +209,7 @@ function spawned(child: ChildProcess, output: () => string): Promise<number> {
   });
 }
 
-async function waitUntilAnswering(
-  runtime: Runtime,
-  port: number,
-  output: () => string,
-  exited: Promise<void>,
-): Promise<string> {
+async function waitUntilAnswering(output: () => string, exited: Promise<void>): Promise<string> {
   let hasExited = false;
   void exited.then(() => {
     hasExited = true;
@@ -218,7 +218,8 @@ async function waitUntilAnswering(
   let lastError = "no address logged yet";
   while (Date.now() < deadline) {
     if (hasExited) throw new Error("the process exited before it answered");
-    const baseUrl = runtime === "wrangler" ? `http://${HOST}:${port}` : loggedBaseUrl(output());
+    // Only the address the server says it bound: another process may hold the port it was given.
+    const baseUrl = loggedBaseUrl(output());
     if (baseUrl !== undefined) {
       try {
         const res = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(5_000) });
@@ -233,8 +234,9 @@ async function waitUntilAnswering(
   throw new Error(`it did not answer within ${START_TIMEOUT_MS} ms (last attempt: ${lastError})`);
 }
 
+/** The address in the service's "listening on" line, or in wrangler dev's "Ready on" line. */
 function loggedBaseUrl(output: string): string | undefined {
-  return /listening on (http:\/\/[^\s/]+)/.exec(output)?.[1];
+  return /(?:listening|Ready) on (http:\/\/[^\s/]+)/.exec(output)?.[1];
 }
 
 function causeOf(error: Error): string {
