@@ -1,10 +1,14 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test/support/sequencer.ts";
 
 export default defineConfig({
   test: {
     // Request logs and server output are shown for failing tests only.
     silent: "passed-only",
+    // Most files wait on the servers they start, so three at a time keep two cores busy.
+    maxWorkers: 3,
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {
@@ -19,8 +23,6 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["test/sqlite/**/*.test.ts"],
-          // Each file starts real server processes; one at a time suits CI's two cores.
-          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -31,8 +33,6 @@ export default defineConfig({
           include: ["test/postgres/**/*.test.ts"],
           // One throwaway PostgreSQL server for the project; each file keeps its lists in schemas of its own.
           globalSetup: ["test/postgres/global-setup.ts"],
-          // Each file starts real server processes; one at a time suits CI's two cores.
-          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -41,8 +41,6 @@ export default defineConfig({
         test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
-          // One runtime's servers at a time: each file starts real processes, and CI has two cores.
-          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -51,8 +49,6 @@ export default defineConfig({
         test: {
           name: "load",
           include: ["test/load/**/*.test.ts"],
-          // One runtime at a time: each file loads real servers, and two loads at once would share two cores.
-          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -32,13 +32,13 @@ const LIST_COPIES = 64;
 /**
  * How much memory may grow while requests that change nothing are served: the list is fixed, so
  * this only absorbs the allocator growing in steps (Deno: up to about 30 MiB, then flat). A leak
- * of L bytes per request passes it after 48 MiB / L requests: about 2.5 KiB per request in the
- * short run of `npm test`, a few hundred bytes in `npm run test:load`.
+ * of L bytes per request passes it after 48 MiB / L requests: about 5 KiB per request in the
+ * one-second run of `npm test`, a few hundred bytes in the 20 s of `npm run test:load`.
  */
 const STEADY_HEADROOM_MIB = 48;
 
 function loadSeconds(value: string | undefined): number {
-  if (value === undefined || value === "") return 3;
+  if (value === undefined || value === "") return 1;
   const seconds = Number(value);
   if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 300)) {
     throw new Error(`LOAD_SECONDS must be a whole number of seconds from 1 to 300, got ${JSON.stringify(value)}`);

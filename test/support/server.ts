@@ -106,7 +106,7 @@ export async function restartServer(server: RunningServer): Promise<RunningServe
   const previous = launches.get(server);
   if (previous === undefined) throw new Error("restartServer needs a server returned by startServer");
   launches.delete(server);
-  await stopProcess(server.pid);
+  await stopProcess(server.pid, previous.runtime);
   return launch(previous);
 }
 
@@ -141,14 +141,14 @@ async function launch(spec: Launch, attempt = 1): Promise<RunningServer> {
       output: () => output,
       stop: async () => {
         launches.delete(server);
-        await stopProcess(pid);
+        await stopProcess(pid, spec.runtime);
         if (spec.stateDir !== undefined) rmSync(spec.stateDir, { recursive: true, force: true });
       },
     };
     launches.set(server, spec);
     return server;
   } catch (error) {
-    await stopProcess(pid);
+    await stopProcess(pid, spec.runtime);
     // wrangler dev cannot pick its own port: the free one it was given may be taken before it binds.
     if (attempt < PORT_ATTEMPTS && output.includes("Address already in use")) return launch(spec, attempt + 1);
     if (spec.stateDir !== undefined) rmSync(spec.stateDir, { recursive: true, force: true });
@@ -229,7 +229,7 @@ async function waitUntilAnswering(output: () => string, exited: Promise<void>): 
         lastError = error instanceof Error ? `${error.message}${causeOf(error)}` : String(error);
       }
     }
-    await sleep(200);
+    await sleep(50);
   }
   throw new Error(`it did not answer within ${START_TIMEOUT_MS} ms (last attempt: ${lastError})`);
 }
@@ -243,13 +243,17 @@ function causeOf(error: Error): string {
   return error.cause instanceof Error ? `: ${error.cause.message}` : "";
 }
 
-/** SIGTERM to the whole process group, SIGKILL if it is still there after a bound. */
-async function stopProcess(pid: number): Promise<void> {
+/**
+ * SIGTERM to the whole process group, SIGKILL if it is still there after a bound. wrangler dev
+ * gets SIGKILL at once: its own shutdown takes seconds and runs none of the service's code, and
+ * what a Durable Object committed survives a kill as it survives a crash.
+ */
+async function stopProcess(pid: number, runtime: Runtime): Promise<void> {
   const exited = liveGroups.get(pid);
   if (exited === undefined) return;
-  killGroup(pid, "SIGTERM");
+  if (runtime !== "wrangler") killGroup(pid, "SIGTERM");
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (groupAlive(pid) && Date.now() < deadline) await sleep(50);
+  while (runtime !== "wrangler" && groupAlive(pid) && Date.now() < deadline) await sleep(50);
   // The leader may have exited before its children (workerd), so the group always gets a SIGKILL.
   killGroup(pid, "SIGKILL");
   const bound = new AbortController();

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { MemoryStore } from "../../src/store/memory.ts";
 import { appFrom, ENTRY_POINTS, expectRefused, postJson, readTasks, snapshot } from "./helpers.ts";
 
 describe.each(ENTRY_POINTS)("a full list on $path", ({ env, path }) => {
@@ -27,12 +28,14 @@ describe.each(ENTRY_POINTS)("a full list on $path", ({ env, path }) => {
 });
 
 test("by default the list is full at 100000 tasks", async () => {
-  const app = appFrom();
-  const body = JSON.stringify({ title: "Filler", completed: false });
-  const init = { method: "POST", body, headers: { "Content-Type": "application/json" } };
-  let last: Response | undefined;
-  for (let i = 3; i <= 100_000; i++) last = await app.request("/tasks", init);
-  expect(await last?.json()).toEqual({ id: 100_000, title: "Filler", completed: false });
+  const store = new MemoryStore();
+  const filler = { title: "Filler", completed: false };
+  // Filled through the store, which is what a POST does after its checks, at a fraction of the cost.
+  for (let i = 3; i < 100_000; i++) await store.append(filler, { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024 });
+  const app = appFrom({}, store);
+  const init = { method: "POST", body: JSON.stringify(filler), headers: { "Content-Type": "application/json" } };
+  const last = await app.request("/tasks", init);
+  expect(await last.json()).toEqual({ id: 100_000, title: "Filler", completed: false });
   await expectRefused(
     app,
     "/tasks",
@@ -40,4 +43,4 @@ test("by default the list is full at 100000 tasks", async () => {
     507,
     "Task list is full: it holds the maximum of 100000 tasks",
   );
-}, 60_000);
+});
