@@ -1,6 +1,6 @@
+import { settledMemoryKib } from "../support/process-memory.ts";
 import type { RunningServer, Runtime } from "../support/server.ts";
 import { type LoadRequest, runAutocannon } from "./autocannon.ts";
-import { settledMemoryKib } from "./process-memory.ts";
 import type { StatusLog } from "./status-log.ts";
 
 /** Keep-alive connections kept busy at once: enough to overlap appends, few enough for two cores. */
@@ -47,9 +47,9 @@ export async function measuredRun(
       timeout: REQUEST_TIMEOUT_SECONDS,
     });
   const warmUp = await load(WARM_UP_SECONDS);
-  const memoryBeforeKib = await settledMemoryKib(runtime, server.pid);
+  const memoryBeforeKib = await settledMemoryKib(server.memoryKib);
   const run = await load(seconds);
-  const memoryAfterKib = await settledMemoryKib(runtime, server.pid);
+  const memoryAfterKib = await settledMemoryKib(server.memoryKib);
   return {
     runtime,
     seconds: run.duration,

@@ -23,10 +23,7 @@ export function onPostgres(
   if (runtime === "wrangler") {
     return {
       env: { DATABASE_SCHEMA: schema, ...env },
-      start: {
-        args: ["--env", "postgres"],
-        processEnv: { CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB: url },
-      },
+      start: { environment: "postgres", hyperdrive: url },
     };
   }
   return { env: { TASK_STORE: "postgres", DATABASE_URL: url, DATABASE_SCHEMA: schema, ...env }, start: {} };

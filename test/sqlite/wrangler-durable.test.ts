@@ -10,7 +10,7 @@ describeDurableServer(
   "--env durable",
   () => ({}),
   { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
-  { args: ["--env", "durable"] },
+  { environment: "durable" },
 );
 
 test("TASK_STORE=durable outside the durable environment stops wrangler dev, naming the missing binding", async () => {

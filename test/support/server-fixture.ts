@@ -25,7 +25,10 @@ export function useServer(runtime: Runtime, env: Readonly<Record<string, string>
   };
 }
 
-/** Starts a server that must refuse to start, and returns the failure's message with the server's output. */
+/**
+ * Starts a server that must refuse to start, and returns the failure's message with the server's
+ * output. wrangler dev runs as its command line, whose exit is what a person sees.
+ */
 export async function startFailure(
   runtime: Runtime,
   env: Readonly<Record<string, string>>,
@@ -33,7 +36,7 @@ export async function startFailure(
 ): Promise<string> {
   let server: RunningServer;
   try {
-    server = await startServer(runtime, env, options);
+    server = await startServer(runtime, env, { ...options, cli: true });
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

@@ -1,0 +1,59 @@
+// What a test server is: how it was asked for, and what a test can do with it once it runs.
+import { createServer } from "node:net";
+
+/** The runtimes the service ships an entry for. */
+export type Runtime = "node" | "bun" | "deno" | "wrangler";
+
+/** A server started by {@link startServer}. */
+export interface RunningServer {
+  /** Where the service answers, such as http://127.0.0.1:40123 (no trailing slash, no base path). */
+  readonly baseUrl: string;
+  /** Stops the server and every process it started (workerd for wrangler). */
+  stop(): Promise<void>;
+  /** Everything the server wrote to its output so far: stdout and stderr, or the Worker's console. */
+  output(): string;
+  /** Resident memory of the processes that hold the list, in KiB. */
+  memoryKib(): number;
+}
+
+/** What {@link startServer} accepts beside the environment. */
+export interface StartOptions {
+  /** The environment of wrangler.toml to run the Worker in: "durable" or "postgres". */
+  readonly environment?: string;
+  /** The database the Worker's TASK_DB Hyperdrive binding reaches locally. */
+  readonly hyperdrive?: string;
+  /**
+   * Start wrangler dev through `npm start`'s command line, as a person does, rather than through
+   * wrangler's API in this process. The API starts the same workerd with the same configuration
+   * and bindings at a fifth of the CPU, so only the tests of the command itself ask for the CLI.
+   */
+  readonly cli?: boolean;
+}
+
+/** Everything a server was started with, so that it can be started again the same way. */
+export interface Launch {
+  readonly runtime: Runtime;
+  /** The service's settings: the process environment, or the Worker's vars. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly options: StartOptions;
+  /** wrangler's local state; kept across {@link restartServer} so a Durable Object's list survives. */
+  readonly stateDir: string | undefined;
+}
+
+/** Where the tests' servers listen. */
+export const HOST = "127.0.0.1";
+
+/** A port on 127.0.0.1 that was free a moment ago, for servers that cannot pick their own (wrangler dev, PostgreSQL), or for a database nothing listens on. */
+export function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => {
+        if (address !== null && typeof address === "object") done(address.port);
+        else fail(new Error("Could not find a free port on 127.0.0.1"));
+      });
+    });
+  });
+}

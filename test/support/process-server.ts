@@ -1,0 +1,216 @@
+// A server as a process of its own: the command of the runtime's npm script, as a person runs it.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { delimiter, join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { freePort, HOST, type Launch, type RunningServer, type Runtime } from "./launch.ts";
+import { residentKib, workerdProcesses } from "./process-memory.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const BIN = join(ROOT, "node_modules", ".bin");
+const START_TIMEOUT_MS = Number(process.env.SERVER_START_TIMEOUT_MS ?? 90_000);
+const STOP_TIMEOUT_MS = 10_000;
+const MAX_OUTPUT_CHARS = 200_000;
+/** Contract settings that a developer's shell may hold; a test server only gets the ones the test passes. */
+export const CONTRACT_VARS = [
+  "PORT",
+  "HOST",
+  "BASE_PATH",
+  "MAX_BODY_BYTES",
+  "MAX_TASKS",
+  "MAX_LIST_BYTES",
+  "CORS_ORIGINS",
+  "LOG_LEVEL",
+  "TASK_STORE",
+  "SQLITE_PATH",
+  "READ_TOKENS",
+  "WRITE_TOKENS",
+  "DATABASE_URL",
+  "DATABASE_SCHEMA",
+  "DATABASE_POOL_SIZE",
+  "MAX_SUBSCRIBERS",
+  "MAX_IDEMPOTENCY_KEYS",
+  "CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB",
+];
+const SCRIPTS: Record<Runtime, string> = {
+  node: "start:node",
+  bun: "start:bun",
+  deno: "start:deno",
+  wrangler: "start",
+};
+/** Times wrangler dev is started on a new port when another process took the one it was given. */
+const PORT_ATTEMPTS = 3;
+
+/** Process groups still running, with a promise that settles when the group's leader exits. */
+const liveGroups = new Map<number, Promise<void>>();
+
+// A crashed or interrupted test run must not leave servers behind.
+process.once("exit", () => {
+  for (const pid of liveGroups.keys()) killGroup(pid, "SIGKILL");
+});
+
+/**
+ * Starts the service through the command of its runtime's npm script and resolves once it answers
+ * HTTP. Throws with the process output if it does not start.
+ */
+export async function startProcessServer(spec: Launch, attempt = 1): Promise<RunningServer> {
+  const port = spec.runtime === "wrangler" ? await freePort() : 0;
+  const [command, ...args] = commandLine(spec, port);
+  if (command === undefined) throw new Error(`The npm script ${SCRIPTS[spec.runtime]} is empty`);
+  const child = spawn(command.includes("/") ? command : join(BIN, command), args, {
+    cwd: ROOT,
+    env: childEnv(spec, port),
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const append = (chunk: Buffer): void => {
+    output = (output + chunk.toString("utf8")).slice(-MAX_OUTPUT_CHARS);
+  };
+  child.stdout?.on("data", append);
+  child.stderr?.on("data", append);
+
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const pid = await spawned(child, () => output);
+  liveGroups.set(pid, exited);
+  try {
+    const baseUrl = await waitUntilAnswering(() => output, exited);
+    return {
+      baseUrl,
+      output: () => output,
+      stop: () => stopProcess(pid, spec.runtime),
+      memoryKib: () =>
+        spec.runtime === "wrangler"
+          ? workerdProcesses({ group: pid }).reduce((sum, member) => sum + residentKib(member), 0)
+          : residentKib(pid),
+    };
+  } catch (error) {
+    await stopProcess(pid, spec.runtime);
+    // wrangler dev cannot pick its own port: the free one it was given may be taken before it binds.
+    if (attempt < PORT_ATTEMPTS && output.includes("Address already in use")) {
+      return startProcessServer(spec, attempt + 1);
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    const status = child.exitCode === null ? "" : ` (exit code ${child.exitCode})`;
+    throw new Error(`The ${spec.runtime} server did not start: ${reason}${status}\n--- server output ---\n${output}`);
+  }
+}
+
+/** The npm script's command for this runtime, plus what makes it listen where the test wants. */
+function commandLine(spec: Launch, port: number): string[] {
+  const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
+  const script = scripts[SCRIPTS[spec.runtime]] ?? "";
+  const words = script.split(/\s+/).filter((word) => word !== "");
+  if (spec.runtime !== "wrangler") return words;
+  const vars = Object.entries(spec.env).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  const state = spec.stateDir === undefined ? [] : ["--persist-to", spec.stateDir];
+  const environment = spec.options.environment === undefined ? [] : ["--env", spec.options.environment];
+  return [
+    ...words,
+    "--ip",
+    HOST,
+    "--port",
+    String(port),
+    "--inspector-port",
+    "0",
+    "--show-interactive-dev-session=false",
+    ...state,
+    ...vars,
+    ...environment,
+  ];
+}
+
+function childEnv(spec: Launch, port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of CONTRACT_VARS) delete env[name];
+  const { hyperdrive } = spec.options;
+  return {
+    ...env,
+    // The project's Node 24 (and the tools whose shebang asks for `node`) come before the system's.
+    PATH: `${BIN}${delimiter}${process.env.PATH ?? ""}`,
+    WRANGLER_SEND_METRICS: "false",
+    NO_COLOR: "1",
+    ...(hyperdrive === undefined ? {} : { CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB: hyperdrive }),
+    ...(spec.runtime === "wrangler" ? {} : { PORT: String(port), HOST, ...spec.env }),
+  };
+}
+
+function spawned(child: ChildProcess, output: () => string): Promise<number> {
+  return new Promise((done, fail) => {
+    child.once("spawn", () => {
+      if (child.pid === undefined) fail(new Error(`The server process has no pid\n${output()}`));
+      else done(child.pid);
+    });
+    child.once("error", (error) => fail(new Error(`The server process could not be spawned: ${error.message}`)));
+  });
+}
+
+async function waitUntilAnswering(output: () => string, exited: Promise<void>): Promise<string> {
+  let hasExited = false;
+  void exited.then(() => {
+    hasExited = true;
+  });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let lastError = "no address logged yet";
+  while (Date.now() < deadline) {
+    if (hasExited) throw new Error("the process exited before it answered");
+    // Only the address the server says it bound: another process may hold the port it was given.
+    const baseUrl = loggedBaseUrl(output());
+    if (baseUrl !== undefined) {
+      try {
+        const res = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(5_000) });
+        await res.body?.cancel();
+        return baseUrl;
+      } catch (error) {
+        lastError = error instanceof Error ? `${error.message}${causeOf(error)}` : String(error);
+      }
+    }
+    await sleep(50);
+  }
+  throw new Error(`it did not answer within ${START_TIMEOUT_MS} ms (last attempt: ${lastError})`);
+}
+
+/** The address in the service's "listening on" line, or in wrangler dev's "Ready on" line. */
+function loggedBaseUrl(output: string): string | undefined {
+  return /(?:listening|Ready) on (http:\/\/[^\s/]+)/.exec(output)?.[1];
+}
+
+function causeOf(error: Error): string {
+  return error.cause instanceof Error ? `: ${error.cause.message}` : "";
+}
+
+/**
+ * SIGTERM to the whole process group, SIGKILL if it is still there after a bound. wrangler dev
+ * gets SIGKILL at once: its own shutdown takes seconds and runs none of the service's code, and
+ * what a Durable Object committed survives a kill as it survives a crash.
+ */
+async function stopProcess(pid: number, runtime: Runtime): Promise<void> {
+  const exited = liveGroups.get(pid);
+  if (exited === undefined) return;
+  if (runtime !== "wrangler") killGroup(pid, "SIGTERM");
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (runtime !== "wrangler" && groupAlive(pid) && Date.now() < deadline) await sleep(50);
+  // The leader may have exited before its children (workerd), so the group always gets a SIGKILL.
+  killGroup(pid, "SIGKILL");
+  const bound = new AbortController();
+  await Promise.race([exited, sleep(STOP_TIMEOUT_MS, undefined, { signal: bound.signal }).catch(() => {})]);
+  bound.abort();
+  liveGroups.delete(pid);
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
