@@ -10,7 +10,10 @@ export default defineConfig({
     maxWorkers: 3,
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        // In-process tests share one module graph: a fresh one per file cost more than the tests.
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false, restoreMocks: true },
+      },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
         test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/durable*.test.ts"] },
