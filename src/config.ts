@@ -1,7 +1,22 @@
-import { LOG_LEVELS, type LogLevel } from "./request-log.ts";
-import type { ListLimits } from "./store/store.ts";
+// The service's settings, read once from the environment at start and validated: a value that
+// cannot be used stops the service with a message naming the variable.
+import { ConfigError } from "./errors.ts";
 
 const MIB = 1024 * 1024;
+
+/** How much the service logs: every request from `info` down, client errors at `warn`, server errors at `error`. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "off";
+
+/** The levels `LOG_LEVEL` accepts, the default first. */
+export const LOG_LEVELS = ["info", "debug", "warn", "error", "off"] as const satisfies readonly LogLevel[];
+
+/** The limits an append is checked against, in the same atomic step that adds the task. */
+export interface ListLimits {
+  /** Most tasks the list may hold (MAX_TASKS). */
+  readonly maxTasks: number;
+  /** Most bytes the list's JSON may take, brackets and commas included (MAX_LIST_BYTES). */
+  readonly maxBytes: number;
+}
 
 /** Settings of the HTTP app, read once from the environment at start. */
 export interface AppConfig {
@@ -47,11 +62,6 @@ export interface ListenConfig {
 
 /** The environment as each runtime hands it over: Workers `env`, or the process environment. */
 export type EnvRecord = Readonly<Record<string, unknown>>;
-
-/** A setting that cannot be used; the message names the variable and what it expected. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
 
 /** The default MAX_LIST_BYTES: 16 MiB. */
 export const DEFAULT_MAX_LIST_BYTES = 16 * MIB;

@@ -1,8 +1,11 @@
-// The Worker's vars and secrets; every one is optional and validated at start by src/config.ts and
-// src/store/config.ts. The TASK_LIST and TASK_DB bindings are declared beside their stores, in
-// src/store/durable-object.ts and src/store/postgres-worker.ts, which only the Worker's type check reads.
+// The Worker's bindings, vars and secrets, in one place; only the Worker's type check reads it.
+// Every var is optional and validated at start (src/config.ts, src/store/kinds.ts).
 declare namespace Cloudflare {
   interface Env {
+    /** The list's Durable Object; bound in the `durable` environment of wrangler.toml only. */
+    readonly TASK_LIST?: DurableObjectNamespace<import("./store/durable-object/task-list-object.ts").TaskListObject>;
+    /** The list's database through Hyperdrive; bound in the `postgres` environment of wrangler.toml only. */
+    readonly TASK_DB?: Hyperdrive;
     readonly BASE_PATH?: string;
     readonly MAX_BODY_BYTES?: string;
     readonly MAX_TASKS?: string;

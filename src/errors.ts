@@ -1,24 +1,23 @@
+// The errors the service knows by name: a setting it cannot use, a store it cannot reach, and an
+// answer the contract names. Everything else is unexpected and answers 500.
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-const encoder = new TextEncoder();
+/** A setting that cannot be used; the message names the variable and what it expected. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * The store cannot be reached (a database down, a connection lost). A store throws it rather than
+ * a driver's own error, so the app answers 503 with Retry-After instead of 500: the fault is
+ * passing, and the service recovers by itself when the store is back.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
 
 /** An error the contract names: answered with its status and `{"message": ...}`. */
 export function apiError(status: ContentfulStatusCode, message: string): HTTPException {
   return new HTTPException(status, { message });
 }
-
-/** The contract's error answer: `{"message": ...}` as JSON, with its length. */
-export function errorResponse(status: ContentfulStatusCode, message: string): Response {
-  const body = encoder.encode(JSON.stringify({ message }));
-  return new Response(body, {
-    status,
-    headers: { "Content-Type": "application/json", "Content-Length": String(body.byteLength) },
-  });
-}
-
-/** The 400 for a POST that lacks `title` or `completed`; its text is fixed by the specification. */
-export const MISSING_FIELD_MESSAGE = "Title or completed status is missing";
-
-/** The 503 message of a store that cannot be reached; the answer carries Retry-After. */
-export const STORE_UNAVAILABLE_MESSAGE = "Task list store cannot be reached: try again in a moment";

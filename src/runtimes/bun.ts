@@ -1,5 +1,6 @@
-import { batchedLogSink } from "../request-log.ts";
-import { openBunSqlite } from "../store/sqlite-bun.ts";
+// The Bun entry: Bun.serve on PORT and HOST.
+import { batchedLogSink } from "../http/request-log.ts";
+import { openBunSqlite } from "../store/sqlite/bun-driver.ts";
 import { createServerApp } from "./server.ts";
 
 const logSink = batchedLogSink(console);

@@ -1,5 +1,6 @@
-import { batchedLogSink } from "../request-log.ts";
-import { openNodeSqlite } from "../store/sqlite-node.ts";
+// The Deno entry: Deno.serve on PORT and HOST.
+import { batchedLogSink } from "../http/request-log.ts";
+import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { createServerApp } from "./server.ts";
 
 const encoder = new TextEncoder();

@@ -1,6 +1,7 @@
+// The Node entry: @hono/node-server on PORT and HOST.
 import { serve } from "@hono/node-server";
-import { batchedLogSink } from "../request-log.ts";
-import { openNodeSqlite } from "../store/sqlite-node.ts";
+import { batchedLogSink } from "../http/request-log.ts";
+import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { createServerApp } from "./server.ts";
 
 // Straight to the streams: a batch is one string already, and console would format it again.

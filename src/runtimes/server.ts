@@ -1,26 +1,22 @@
+// What Node, Bun and Deno share before they listen: settings, the store, and the app.
 import { createApp, type TaskApp } from "../app.ts";
-import { type EnvRecord, type ListenConfig, listLimits, parseAppConfig, parseListenConfig } from "../config.ts";
-import type { DutyOptions } from "../request-duties.ts";
-import { type LogSink, logEvent } from "../request-log.ts";
-import { createServerStore } from "../store/server-store.ts";
-import type { SqliteFileConnection } from "../store/sqlite.ts";
-import { overLimitWarning } from "../store/store.ts";
+import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
+import type { LogSink } from "../http/request-log.ts";
+import { openServerStore } from "../store/kinds.ts";
+import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
 
 /**
- * What Node, Bun and Deno do before they listen: validate the settings, open the store (which may
- * connect to a database), say once if the list it holds is already past a limit, and build the
- * app. Rejects with a ConfigError on a bad setting.
+ * Validates the settings, opens the store (which may connect to a database) and builds the app.
+ * Rejects with a ConfigError on a bad setting or a store that cannot be opened.
  */
 export async function createServerApp(
   env: EnvRecord,
-  openSqlite: (path: string) => SqliteFileConnection,
+  openSqlite: OpenSqliteFile,
   logSink: LogSink,
-  duties: DutyOptions = {},
+  options: { readonly textBodies?: boolean } = {},
 ): Promise<{ readonly app: TaskApp; readonly listen: ListenConfig }> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
-  const store = await createServerStore(env, openSqlite);
-  const warning = overLimitWarning(store.usage, listLimits(config));
-  if (warning !== undefined) logSink.log(logEvent("warn", warning));
-  return { app: createApp({ store, config, logSink, duties }), listen };
+  const store = await openServerStore(env, { openSqlite });
+  return { app: createApp({ store, config, logSink, ...options }), listen };
 }

@@ -1,50 +1,49 @@
-import { EncodedList } from "./encoded-list.ts";
-import {
-  type AppendResult,
-  INITIAL_TASKS,
-  isKnown,
-  type ListLimits,
-  type ListRead,
-  type ListUsage,
-  limitReached,
-  type NewTask,
-  type Task,
-  type TaskStore,
-  taskJson,
-} from "./store.ts";
+// The default store: the list in this isolate's or process's memory, gone when it ends.
+import type { ListLimits } from "../config.ts";
+import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
+import { limitReached } from "../list/limits.ts";
+import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.ts";
+import { ChangeSignal } from "./change-signal.ts";
+import type { AppendResult, TaskStore } from "./store.ts";
 
 const encoder = new TextEncoder();
 
 /**
- * The default store: one list in this isolate's or process's memory, starting from the initial
- * tasks and gone when the isolate or process ends.
+ * One list in this isolate's or process's memory, starting from the initial tasks. Reads are
+ * synchronous, so a GET makes no promise.
  */
 export class MemoryStore implements TaskStore {
-  readonly #list = new EncodedList(INITIAL_TASKS);
-  /** Tells this list apart from other isolates' lists of the same length; made on first use, since Workers refuse random values at start-up. */
-  #instance: string | undefined;
+  #list: EncodedList | undefined;
+  readonly #changes: ChangeSignal;
 
-  get usage(): ListUsage {
-    return this.#list.usage;
+  /** With `pollMs`, readers waiting for a change look again on a timer of their own (see {@link ChangeSignal}). */
+  constructor(options: { readonly pollMs?: number } = {}) {
+    this.#changes = new ChangeSignal(options.pollMs);
   }
 
-  read(known: readonly string[]): ListRead {
-    const version = this.#version();
-    return isKnown(version, known) ? { version } : { version, body: this.#list.body() };
+  read(): ListVersion {
+    return this.#encoded().read();
   }
 
   async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
-    const created: Task = { id: this.#list.lastId + 1, title: task.title, completed: task.completed };
-    const text = taskJson(created);
-    const json = encoder.encode(text);
-    const full = limitReached(this.#list.usage, this.#list.addedBytes(json), limits);
-    if (full !== undefined) return { full };
-    this.#list.pushEncoded(json, 1, created.id);
-    return { task: created, text };
+    const list = this.#encoded();
+    const created: Task = { id: list.lastId + 1, title: task.title, completed: task.completed };
+    const json = taskJson(created);
+    const bytes = encoder.encode(json);
+    const limit = limitReached(list.usage, list.addedBytes(bytes), limits);
+    if (limit !== undefined) return { outcome: "full", limit, usage: list.usage };
+    list.push(bytes, created.id);
+    this.#changes.notify();
+    return { outcome: "added", task: created, json, usage: list.usage };
   }
 
-  #version(): string {
-    this.#instance ??= crypto.randomUUID().slice(0, 8);
-    return `${this.#instance}-${this.#list.count}`;
+  nextChange(lastId: number, signal: AbortSignal): Promise<void> {
+    return this.#changes.wait(() => this.#encoded().lastId > lastId, signal);
+  }
+
+  /** Made on first use: its random instance id tells this list apart from other isolates' lists of the same length, and Workers refuse random values at start-up. */
+  #encoded(): EncodedList {
+    this.#list ??= new EncodedList(crypto.randomUUID().slice(0, 8), INITIAL_TASKS);
+    return this.#list;
   }
 }

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
-import { NO_TOKEN_MESSAGE, READ_ONLY_MESSAGE, UNKNOWN_TOKEN_MESSAGE } from "../../src/access.ts";
+import { NO_TOKEN, READ_ONLY, UNKNOWN_TOKEN } from "../../src/messages.ts";
 import type { Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
 import { addWithForm, expectShown, serverTasks, useBrowser } from "./browser.ts";
@@ -37,7 +37,7 @@ export function describeTokenFlow(runtime: Runtime): void {
 
     test("asks for a token when the list answers 401, then reads the list with it as a bearer token", async () => {
       const page = await openPage(home(), { refused: [401] });
-      await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN_MESSAGE);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("token");
       const sent = authorizationsSent(page);
       await enterToken(page, READ_TOKEN);
@@ -68,13 +68,13 @@ export function describeTokenFlow(runtime: Runtime): void {
       await expectShown(page, await serverTasks(list(), READ_TOKEN));
       expect(await page.getByLabel("Token").isVisible()).toBe(false);
       const other = await openPage(home(), { refused: [401] });
-      await expect.poll(() => other.getByRole("alert").textContent()).toBe(NO_TOKEN_MESSAGE);
+      await expect.poll(() => other.getByRole("alert").textContent()).toBe(NO_TOKEN);
     });
 
     test("asks again, with the service's message, when the token is not one it knows", async () => {
       const page = await openPage(home(), { refused: [401] });
       await enterToken(page, "not-a-known-token-0000");
-      await expect.poll(() => page.getByRole("alert").textContent()).toBe(UNKNOWN_TOKEN_MESSAGE);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(UNKNOWN_TOKEN);
       await enterToken(page, READ_TOKEN);
       await expectShown(page, await serverTasks(list(), READ_TOKEN));
     });
@@ -85,7 +85,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       const before = await serverTasks(list(), READ_TOKEN);
       await expectShown(page, before);
       await addWithForm(page, "Not allowed", false);
-      await expect.poll(() => page.getByRole("alert").textContent()).toBe(READ_ONLY_MESSAGE);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(READ_ONLY);
       expect(await serverTasks(list(), READ_TOKEN)).toEqual(before);
     });
   });
@@ -100,7 +100,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       const before = await serverTasks(list());
       await expectShown(page, before);
       await addWithForm(page, "Added once a token was given", true);
-      await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN_MESSAGE);
+      await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN);
       await enterToken(page, WRITE_TOKEN);
       const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once a token was given", completed: true };
       await expectShown(page, [...before, added]);

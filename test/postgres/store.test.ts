@@ -1,7 +1,9 @@
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
-import { PostgresStore } from "../../src/store/postgres.ts";
-import { INITIAL_TASKS, type ListRead, StoreUnavailableError } from "../../src/store/store.ts";
+import { StoreUnavailableError } from "../../src/errors.ts";
+import type { ListVersion } from "../../src/list/encoded-list.ts";
+import { INITIAL_TASKS } from "../../src/list/task.ts";
+import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
@@ -15,12 +17,19 @@ afterAll(async () => {
 function storeOn(schema: string, max = 2): { store: PostgresStore; sql: postgres.Sql } {
   const sql = postgres(url, { max, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
   pools.push(sql);
-  return { store: new PostgresStore((work) => work(sql), schema), sql };
+  return {
+    store: new PostgresStore((work) => work(sql), schema, {
+      listen: (channel, onNotify, onListen) => sql.listen(channel, onNotify, onListen),
+    }),
+    sql,
+  };
 }
 
-function text(read: ListRead): string {
-  const parts = read.body?.parts ?? [];
-  return parts.map((part) => new TextDecoder().decode(part)).join("");
+function text(read: ListVersion): string {
+  return read
+    .body()
+    .parts.map((part) => new TextDecoder().decode(part))
+    .join("");
 }
 
 describe("the PostgreSQL store", () => {
@@ -28,7 +37,7 @@ describe("the PostgreSQL store", () => {
     for (const schema of ["race_a", "race_b", "race_c"]) {
       const stores = Array.from({ length: 8 }, () => storeOn(schema, 1).store);
       await Promise.all(stores.map((store) => store.open()));
-      const reads = await Promise.all(stores.map((store) => store.read([])));
+      const reads = await Promise.all(stores.map((store) => store.read()));
       expect(new Set(reads.map((read) => read.version)).size).toBe(1);
       for (const read of reads) expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
     }
@@ -38,21 +47,22 @@ describe("the PostgreSQL store", () => {
     const { store: first } = storeOn("remade");
     await first.open();
     await first.append({ title: "In the old list", completed: false }, LIMITS);
-    const old = await first.read([]);
+    const old = await first.read();
     await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA remade CASCADE"));
     const { store: second } = storeOn("remade");
     await second.open();
-    const remade = await first.read([old.version]);
+    const remade = await first.read();
     expect(remade.version).not.toBe(old.version);
     expect(JSON.parse(text(remade))).toEqual(INITIAL_TASKS);
-    expect(remade.version).toBe((await second.read([])).version);
+    expect(remade.version).toBe((await second.read()).version);
   });
 
   test("a list whose schema was dropped while serving is made again on the next request", async () => {
     const { store } = storeOn("dropped");
     await store.open();
     await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA dropped CASCADE"));
-    expect(await store.append({ title: "After the drop", completed: true }, LIMITS)).toEqual({
+    expect(await store.append({ title: "After the drop", completed: true }, LIMITS)).toMatchObject({
+      outcome: "added",
       task: { id: 3, title: "After the drop", completed: true },
     });
   });
@@ -70,15 +80,15 @@ describe("the PostgreSQL store", () => {
     expect(await busy).toBe("CONNECTION_CLOSED");
     // postgres.js hands the cut connection's termination notice to the first query on its
     // replacement; the store asks again rather than answer 503 with the database up.
-    const read = await store.read([]);
+    const read = await store.read();
     expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
   });
 
   test("a database that cannot be reached fails each operation with StoreUnavailableError", async () => {
     const sql = postgres("postgres://tasks:secret@127.0.0.1:1/tasks", { max: 1, connect_timeout: 2, backoff: () => 0 });
     pools.push(sql);
-    const store = new PostgresStore((work) => work(sql), "unreachable");
-    await expect(store.read([])).rejects.toThrow(StoreUnavailableError);
+    const store = new PostgresStore((work) => work(sql), "unreachable", { pollMs: 1_000 });
+    await expect(store.read()).rejects.toThrow(StoreUnavailableError);
     await expect(store.append({ title: "Never", completed: false }, LIMITS)).rejects.toThrow(StoreUnavailableError);
   });
 });

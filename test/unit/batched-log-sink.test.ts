@@ -1,5 +1,5 @@
 import { expect, test, vi } from "vitest";
-import { batchedLogSink, type LogSink, MAX_BATCH_LINES } from "../../src/request-log.ts";
+import { batchedLogSink, type LogSink, MAX_BATCH_LINES } from "../../src/http/request-log.ts";
 
 function recordingSink() {
   const writes: { stream: "out" | "err"; text: string }[] = [];

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "vitest";
 import {
-  ConfigError,
   type EnvRecord,
   parseAppConfig,
   parseListenConfig,
   SERVER_PLATFORM,
   WORKERS_PLATFORM,
 } from "../../src/config.ts";
+import { ConfigError } from "../../src/errors.ts";
 
 /** Checks that reading `env` stops with a ConfigError whose message starts with the variable's name. */
 function expectRefusal(parse: (env: EnvRecord) => unknown, env: EnvRecord, name: string): void {

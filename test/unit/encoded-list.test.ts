@@ -1,81 +1,120 @@
 import { expect, test } from "vitest";
-import { EncodedList, encodeTask } from "../../src/store/encoded-list.ts";
-import type { Task } from "../../src/store/store.ts";
+import { EncodedList, encodeTask } from "../../src/list/encoded-list.ts";
+import type { Task } from "../../src/list/task.ts";
 import { joinParts } from "./helpers.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 const task = (id: number, title: string): Task => ({ id, title, completed: id % 2 === 0 });
-const text = (list: EncodedList) => decoder.decode(joinParts(list.body()));
+const push = (list: EncodedList, t: Task) => list.push(encodeTask(t), t.id);
+const text = (list: EncodedList) => decoder.decode(joinParts(list.read().body()));
 
 test("holds exactly the JSON array of its tasks, keys in order, empty or not", () => {
-  const list = new EncodedList();
+  const list = new EncodedList("a");
   expect(text(list)).toBe("[]");
   expect(list.usage).toEqual({ tasks: 0, bytes: 2 });
   const tasks = [task(1, "a"), task(2, 'quote " and \\ and é and 🎉'), task(7, "")];
-  for (const t of tasks) list.push(t);
+  for (const t of tasks) push(list, t);
   expect(text(list)).toBe(JSON.stringify(tasks));
-  expect(list.count).toBe(3);
+  expect(list.read().usage).toEqual({ tasks: 3, bytes: encoder.encode(JSON.stringify(tasks)).byteLength });
   expect(list.lastId).toBe(7);
-  expect(list.usage).toEqual({ tasks: 3, bytes: encoder.encode(JSON.stringify(tasks)).byteLength });
+});
+
+test("a version is named by the list's instance and its count, and is the same object until the list changes", () => {
+  const list = new EncodedList("abc", [task(1, "one")]);
+  const first = list.read();
+  expect(first.version).toBe("abc-1");
+  expect(list.read()).toBe(first);
+  push(list, task(2, "two"));
+  expect(list.read().version).toBe("abc-2");
+  expect(first.version).toBe("abc-1");
 });
 
 test("counts what a task adds: its JSON, and a comma after the first task", () => {
-  const list = new EncodedList();
+  const list = new EncodedList("a");
   const first = encodeTask(task(1, "é"));
   expect(list.addedBytes(first)).toBe(first.byteLength);
-  list.push(task(1, "é"));
+  list.push(first);
   const second = encodeTask(task(2, "b"));
   expect(list.addedBytes(second)).toBe(second.byteLength + 1);
-  list.push(task(2, "b"));
-  expect(list.body().byteLength).toBe(list.usage.bytes);
+  list.push(second);
+  expect(list.read().body().byteLength).toBe(list.usage.bytes);
 });
 
-test("takes tasks already encoded and joined by commas as if they were pushed one by one", () => {
-  const tasks = [task(1, "one"), task(2, "two"), task(3, "three")];
-  const pushed = new EncodedList(tasks.slice(0, 1));
-  const joined = encoder.encode(
-    tasks
-      .slice(1)
-      .map((t) => JSON.stringify(t))
-      .join(","),
+test("takes tasks already encoded and joined by commas, with each one's length, as if pushed one by one", () => {
+  const tasks = [task(1, "one"), task(2, 't,w},{"id":9,o'), task(3, "three")];
+  const pushed = new EncodedList("a", tasks.slice(0, 1));
+  const rest = tasks.slice(1).map((t) => encoder.encode(JSON.stringify(t)));
+  pushed.pushJoined(
+    encoder.encode(
+      tasks
+        .slice(1)
+        .map((t) => JSON.stringify(t))
+        .join(","),
+    ),
+    rest.map((json) => json.byteLength),
   );
-  pushed.pushEncoded(joined, 2, 3);
   expect(text(pushed)).toBe(JSON.stringify(tasks));
   expect(pushed.lastId).toBe(3);
-  expect(pushed.count).toBe(3);
+  expect(pushed.usage.tasks).toBe(3);
 });
 
-test("keeps its bytes exact while it grows over many pages", () => {
-  const list = new EncodedList();
-  // 80 tasks of 256 KiB: about 20 MiB, over twenty pages, with tasks that span pages.
+test.each([
+  { ids: "one after another", list: [1, 2, 3, 4, 5] },
+  { ids: "with gaps", list: [2, 3, 7, 8, 20] },
+])("serves the tasks after any id, as a JSON array and one by one, with ids $ids", ({ list: ids }) => {
+  const tasks = ids.map((id) => task(id, `task ${id}`));
+  const version = new EncodedList("a", tasks).read();
+  for (let after = -1; after <= 22; after++) {
+    const expected = tasks.filter((t) => t.id > after);
+    expect(decoder.decode(joinParts(version.after(after)))).toBe(JSON.stringify(expected));
+    const oneByOne = [...version.tasksAfter(after)];
+    expect(oneByOne.map((t) => t.id)).toEqual(expected.map((t) => t.id));
+    expect(oneByOne.map((t) => decoder.decode(t.json))).toEqual(expected.map((t) => JSON.stringify(t)));
+  }
+});
+
+test("keeps its bytes exact while it grows over many pages, and a task is always one view", () => {
+  const list = new EncodedList("a");
+  // 80 tasks of 256 KiB: about 20 MiB, over twenty pages.
   const title = "x".repeat(256 * 1024 + 7);
   const tasks = Array.from({ length: 80 }, (_, i) => task(i + 1, title));
-  for (const t of tasks) list.push(t);
-  const body = list.body();
+  for (const t of tasks) push(list, t);
+  const version = list.read();
+  const body = version.body();
   expect(body.parts.length).toBeGreaterThan(20);
   expect(body.byteLength).toBe(list.usage.bytes);
   expect(decoder.decode(joinParts(body)) === JSON.stringify(tasks)).toBe(true);
+  const after = version.after(40);
+  expect(decoder.decode(joinParts(after)) === JSON.stringify(tasks.slice(40))).toBe(true);
+  expect([...version.tasksAfter(78)].map((t) => decoder.decode(t.json))).toEqual(
+    tasks.slice(78).map((t) => JSON.stringify(t)),
+  );
 });
 
-test("never changes a body it handed out, short or long, however many tasks come after", () => {
-  const list = new EncodedList([task(1, "first")]);
-  const bodies = [];
+test("never changes a version it handed out, short or long, however many tasks come after", () => {
+  const list = new EncodedList("a", [task(1, "first")]);
+  const kept = [];
   for (let id = 2; id <= 10_000; id++) {
-    if (id % 2000 === 0) bodies.push({ body: list.body(), copy: joinParts(list.body()) });
-    list.push(task(id, `task ${id}`));
+    if (id % 2000 === 0) {
+      const version = list.read();
+      kept.push({ version, body: joinParts(version.body()), after: joinParts(version.after(id - 5)) });
+    }
+    push(list, task(id, `task ${id}`));
   }
-  expect(bodies.at(-1)?.body.parts.length).toBeGreaterThan(1);
-  for (const { body, copy } of bodies) expect(joinParts(body)).toEqual(copy);
-  expect(list.body()).toBe(list.body());
+  expect(kept.at(-1)?.version.body().parts.length).toBeGreaterThan(1);
+  for (const { version, body, after } of kept) {
+    expect(joinParts(version.body())).toEqual(body);
+    expect(joinParts(version.after(version.lastId - 4))).toEqual(after);
+  }
 });
 
 test("a long list is in memory once: bodies of different versions share its pages", () => {
-  const list = new EncodedList();
-  for (let id = 1; id <= 8000; id++) list.push(task(id, `task number ${id}`));
-  const before = list.body();
-  list.push(task(8001, "one more"));
-  const after = list.body();
+  const list = new EncodedList("a");
+  for (let id = 1; id <= 8000; id++) push(list, task(id, `task number ${id}`));
+  const before = list.read().body();
+  push(list, task(8001, "one more"));
+  const after = list.read().body();
   expect(after.parts[0]).toBe(before.parts[0]);
   expect(after.parts[0]?.buffer).toBe(before.parts[0]?.buffer);
 });

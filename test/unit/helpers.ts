@@ -1,8 +1,9 @@
 import { expect } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
+import type { JsonBytes } from "../../src/list/encoded-list.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
-import type { ListBody, TaskStore } from "../../src/store/store.ts";
+import type { TaskStore } from "../../src/store/store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */
 export function appFrom(env: EnvRecord = {}, store: TaskStore = new MemoryStore()): TaskApp {
@@ -53,7 +54,7 @@ export async function postBytes(
 }
 
 /** The bytes of a list body, its parts joined. */
-export function joinParts(body: ListBody | undefined): Uint8Array {
+export function joinParts(body: JsonBytes | undefined): Uint8Array {
   const parts = body?.parts ?? [];
   const joined = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
   let offset = 0;

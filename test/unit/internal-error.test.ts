@@ -15,6 +15,9 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       append: async () => {
         throw new Error(SECRET);
       },
+      nextChange: async () => {
+        throw new Error(SECRET);
+      },
     }),
   },
   {
@@ -23,7 +26,7 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       const fail = (): never => {
         throw new TypeError(SECRET);
       };
-      return { read: fail, append: fail };
+      return { read: fail, append: fail, nextChange: fail };
     },
   },
   {
@@ -31,6 +34,7 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
     store: () => ({
       read: () => Promise.reject(SECRET),
       append: () => Promise.reject(SECRET),
+      nextChange: () => Promise.reject(SECRET),
     }),
   },
 ];

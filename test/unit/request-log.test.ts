@@ -21,6 +21,9 @@ const failingStore: TaskStore = {
   append: async () => {
     throw new RangeError("database disk image is malformed");
   },
+  nextChange: async () => {
+    throw new RangeError("database disk image is malformed");
+  },
 };
 
 describe("request log", () => {
@@ -78,8 +81,9 @@ describe("request log", () => {
     let fail = false;
     const memory = new MemoryStore();
     const store: TaskStore = {
-      read: (known) => (fail ? failingStore.read(known) : memory.read(known)),
+      read: () => (fail ? failingStore.read() : memory.read()),
       append: (task, limits) => memory.append(task, limits),
+      nextChange: (lastId, signal) => memory.nextChange(lastId, signal),
     };
     const { app, lines } = loggedApp({ LOG_LEVEL: level }, store);
     await app.request("/tasks");

@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
-import { ConfigError, parseAppConfig } from "../../src/config.ts";
+import { parseAppConfig } from "../../src/config.ts";
+import { ConfigError } from "../../src/errors.ts";
+import type { ListVersion } from "../../src/list/encoded-list.ts";
+import { INITIAL_TASKS, type Task } from "../../src/list/task.ts";
 import { createServerApp } from "../../src/runtimes/server.ts";
-import { createServerStore } from "../../src/store/server-store.ts";
-import { type SqliteFileConnection, SqliteStore } from "../../src/store/sqlite.ts";
-import { openNodeSqlite } from "../../src/store/sqlite-node.ts";
-import { INITIAL_TASKS, type ListRead, type Task } from "../../src/store/store.ts";
+import { openServerStore } from "../../src/store/kinds.ts";
+import { type SqliteFileConnection, SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
+import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { joinParts, taskText, utf8 } from "./helpers.ts";
 
@@ -49,14 +51,18 @@ function close(connection: SqliteFileConnection): void {
 }
 
 /** The tasks a read served, parsed from its JSON body. */
-function tasksOf(read: ListRead): Task[] {
-  expect(read.body).toBeDefined();
-  return JSON.parse(decoder.decode(joinParts(read.body))) as Task[];
+function tasksOf(read: ListVersion): Task[] {
+  return JSON.parse(decoder.decode(joinParts(read.body()))) as Task[];
 }
 
 /** What an append that added `task` answers: the task and its JSON. */
 function appended(task: Task) {
-  return { task, text: taskText(task) };
+  return expect.objectContaining({ outcome: "added", task, json: taskText(task) });
+}
+
+/** What an append kept out by `limit` answers. */
+function full(limit: "tasks" | "bytes") {
+  return expect.objectContaining({ outcome: "full", limit });
 }
 
 /** What a fresh list followed by these appends holds. */
@@ -66,20 +72,20 @@ function listAfter(...appended: Task[]): Task[] {
 
 describe("a SQLite store", () => {
   test("starts a new database with the two initial tasks and appends from id 3", async () => {
-    const store = new SqliteStore(connect());
-    expect(tasksOf(await store.read([]))).toEqual(INITIAL_TASKS);
+    const store = new SqliteFileStore(connect());
+    expect(tasksOf(store.read())).toEqual(INITIAL_TASKS);
     const created = await store.append({ title: "Third", completed: false }, LIMITS);
     expect(created).toEqual(appended({ id: 3, title: "Third", completed: false }));
-    expect(tasksOf(await store.read([]))).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
+    expect(tasksOf(store.read())).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
   });
 
   test("writes the initial tasks once: reopening keeps every task and adds no initial task again", async () => {
     const first = connect();
-    const created = await new SqliteStore(first).append({ title: "Kept", completed: true }, LIMITS);
+    const created = await new SqliteFileStore(first).append({ title: "Kept", completed: true }, LIMITS);
     close(first);
 
-    const reopened = new SqliteStore(connect());
-    expect(tasksOf(await reopened.read([]))).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
+    const reopened = new SqliteFileStore(connect());
+    expect(tasksOf(reopened.read())).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
     expect(created).toEqual(appended({ id: 3, title: "Kept", completed: true }));
     expect(await reopened.append({ title: "Next", completed: false }, LIMITS)).toEqual(
       appended({ id: 4, title: "Next", completed: false }),
@@ -88,12 +94,12 @@ describe("a SQLite store", () => {
 
   test("does not put the initial tasks back into a list emptied by hand, and numbers its next task 1", async () => {
     const first = connect();
-    new SqliteStore(first);
+    new SqliteFileStore(first);
     first.query("DELETE FROM tasks");
     close(first);
 
-    const reopened = new SqliteStore(connect());
-    expect(tasksOf(await reopened.read([]))).toEqual([]);
+    const reopened = new SqliteFileStore(connect());
+    expect(tasksOf(reopened.read())).toEqual([]);
     expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual(
       appended({ id: 1, title: "Only", completed: false }),
     );
@@ -102,13 +108,13 @@ describe("a SQLite store", () => {
   test("gives back every title exactly after a reopen, lone surrogates and NULs included", async () => {
     const titles = ["\ud800", "before \udc00 after", "nul\u0000 inside", 'Grüße 🚀 "q" \\ \u2028', ""];
     const first = connect();
-    const store = new SqliteStore(first);
+    const store = new SqliteFileStore(first);
     for (const title of titles) await store.append({ title, completed: false }, LIMITS);
-    const body = (await store.read([])).body;
+    const body = store.read().body();
     close(first);
 
-    const reopened = await new SqliteStore(connect()).read([]);
-    expect(reopened.body).toEqual(body);
+    const reopened = new SqliteFileStore(connect()).read();
+    expect(joinParts(reopened.body())).toEqual(joinParts(body));
     expect(tasksOf(reopened).map((task) => task.title)).toEqual([
       ...INITIAL_TASKS.map((task) => task.title),
       ...titles,
@@ -117,71 +123,70 @@ describe("a SQLite store", () => {
 
   test("keeps its version across a reopen, so clients' ETags stay valid after a restart", async () => {
     const first = connect();
-    const { version } = await new SqliteStore(first).read([]);
+    const { version } = new SqliteFileStore(first).read();
     close(first);
 
-    expect(await new SqliteStore(connect()).read([version])).toEqual({ version });
+    expect(new SqliteFileStore(connect()).read().version).toBe(version);
   });
 
   test("gives two databases of the same length different versions", async () => {
-    const one = await new SqliteStore(connect()).read([]);
+    const one = new SqliteFileStore(connect()).read();
     const otherPath = join(dir, "other.db");
     const other = openNodeSqlite(otherPath);
     open.push(other);
-    const two = await new SqliteStore(other).read([]);
+    const two = new SqliteFileStore(other).read();
     expect(tasksOf(two)).toEqual(tasksOf(one));
     expect(two.version).not.toBe(one.version);
   });
 
-  test("leaves out the body for a reader that knows the version, and changes the version on append", async () => {
-    const store = new SqliteStore(connect());
-    const { version } = await store.read([]);
-    expect(await store.read([version])).toEqual({ version });
-    expect(await store.read(["*"])).toEqual({ version });
+  test("keeps its version until an append changes it", async () => {
+    const store = new SqliteFileStore(connect());
+    const { version } = store.read();
+    expect(store.read().version).toBe(version);
     await store.append({ title: "Change", completed: false }, LIMITS);
-    const after = await store.read([version]);
+    const after = store.read();
     expect(after.version).not.toBe(version);
     expect(tasksOf(after)).toHaveLength(INITIAL_TASKS.length + 1);
   });
 
   test("refuses an append once the list holds maxTasks tasks, and writes nothing", async () => {
     const first = connect();
-    const store = new SqliteStore(first);
+    const store = new SqliteFileStore(first);
     const limits = { ...LIMITS, maxTasks: INITIAL_TASKS.length + 1 };
     const kept = { id: 3, title: "Last that fits", completed: false };
     expect(await store.append(kept, limits)).toEqual(appended(kept));
-    expect(await store.append({ title: "One too many", completed: true }, limits)).toEqual({ full: "tasks" });
-    expect(tasksOf(await store.read([]))).toEqual(listAfter(kept));
+    expect(await store.append({ title: "One too many", completed: true }, limits)).toEqual(full("tasks"));
+    expect(tasksOf(store.read())).toEqual(listAfter(kept));
     close(first);
 
-    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(listAfter(kept));
+    expect(tasksOf(await new SqliteFileStore(connect()).read())).toEqual(listAfter(kept));
   });
 
   test("throws when a write fails after the row was inserted, and keeps nothing of it, in memory or on disk", async () => {
     const first = connect();
-    const store = new SqliteStore(first);
-    const before = await store.read([]);
+    const store = new SqliteFileStore(first);
+    const before = store.read();
     // Fails the statement after its row went in, as a disk error while writing would.
     first.query(
       "CREATE TEMP TRIGGER fail_after_insert AFTER INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
     );
 
     await expect(store.append({ title: "Half written", completed: true }, LIMITS)).rejects.toThrow("disk I/O error");
-    expect(await store.read([])).toEqual(before);
+    expect(store.read()).toEqual(before);
 
     first.query("DROP TRIGGER temp.fail_after_insert");
     expect(await store.append({ title: "Whole", completed: false }, LIMITS)).toEqual(
       appended({ id: 3, title: "Whole", completed: false }),
     );
     close(first);
-    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(
+    expect(tasksOf(await new SqliteFileStore(connect()).read())).toEqual(
       listAfter({ id: 3, title: "Whole", completed: false }),
     );
   });
 
   test("a write fault answers POST with 500 and the contract's body, logs the cause, and adds nothing", async () => {
     const connection = connect();
-    const app = createApp({ store: new SqliteStore(connection), config: parseAppConfig({}) });
+    const app = createApp({ store: new SqliteFileStore(connection), config: parseAppConfig({}) });
     const before = await (await app.request("/tasks")).text();
     connection.query(
       "CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
@@ -204,58 +209,58 @@ describe("a SQLite store", () => {
 
   test("refuses an append that would take the list's JSON one byte past maxBytes, and writes nothing", async () => {
     const first = connect();
-    const store = new SqliteStore(first);
-    const listBytes = () => store.usage.bytes;
+    const store = new SqliteFileStore(first);
+    const listBytes = () => store.read().usage.bytes;
     const next = { id: 3, title: "Exactly at the limit", completed: true };
     const exact = { ...LIMITS, maxBytes: listBytes() + utf8(taskText(next)).byteLength + 1 };
-    expect(await store.append(next, { ...exact, maxBytes: exact.maxBytes - 1 })).toEqual({ full: "bytes" });
+    expect(await store.append(next, { ...exact, maxBytes: exact.maxBytes - 1 })).toEqual(full("bytes"));
     expect(await store.append(next, exact)).toEqual(appended(next));
     expect(listBytes()).toBe(exact.maxBytes);
-    const body = (await store.read([])).body;
+    const body = store.read().body();
     expect(body?.byteLength).toBe(exact.maxBytes);
     expect(joinParts(body).byteLength).toBe(exact.maxBytes);
-    expect(await store.append({ title: "", completed: false }, exact)).toEqual({ full: "bytes" });
+    expect(await store.append({ title: "", completed: false }, exact)).toEqual(full("bytes"));
     close(first);
-    expect(tasksOf(await new SqliteStore(connect()).read([]))).toEqual(listAfter(next));
+    expect(tasksOf(await new SqliteFileStore(connect()).read())).toEqual(listAfter(next));
   });
 
   test("names the task limit when both limits are reached", async () => {
-    const store = new SqliteStore(connect());
-    const full = { maxTasks: INITIAL_TASKS.length, maxBytes: store.usage.bytes };
-    expect(await store.append({ title: "x", completed: false }, full)).toEqual({ full: "tasks" });
+    const store = new SqliteFileStore(connect());
+    const limits = { maxTasks: INITIAL_TASKS.length, maxBytes: store.read().usage.bytes };
+    expect(await store.append({ title: "x", completed: false }, limits)).toEqual(full("tasks"));
   });
 
   test("opens a list written before it counted bytes: counts them once, keeps every task, and checks appends against them", async () => {
     const tasks = largeTasks(40, 3000);
     writeLegacyList(path, tasks);
     const first = connect();
-    const store = new SqliteStore(first);
+    const store = new SqliteFileStore(first);
     const json = utf8(JSON.stringify(tasks));
-    expect(store.usage).toEqual({ tasks: 40, bytes: json.byteLength });
-    expect(joinParts((await store.read([])).body)).toEqual(json);
+    expect(store.read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
+    expect(joinParts(store.read().body())).toEqual(json);
     expect(first.query("SELECT json_bytes FROM list")).toEqual([{ json_bytes: json.byteLength }]);
-    expect(await store.append({ title: "Next", completed: false }, { ...LIMITS, maxBytes: json.byteLength })).toEqual({
-      full: "bytes",
-    });
+    expect(await store.append({ title: "Next", completed: false }, { ...LIMITS, maxBytes: json.byteLength })).toEqual(
+      full("bytes"),
+    );
     close(first);
-    expect(new SqliteStore(connect()).usage).toEqual({ tasks: 40, bytes: json.byteLength });
+    expect(new SqliteFileStore(connect()).read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
   });
 
   test("counts the bytes again when the next open finds tasks changed by hand", async () => {
     const first = connect();
-    new SqliteStore(first);
+    new SqliteFileStore(first);
     first.query(
       "UPDATE tasks SET title_json = ? WHERE id = 1",
       JSON.stringify("Renamed by hand, much longer than before"),
     );
     close(first);
-    const reopened = new SqliteStore(connect());
-    expect(reopened.usage.bytes).toBe(joinParts((await reopened.read([])).body).byteLength);
+    const reopened = new SqliteFileStore(connect());
+    expect(reopened.read().usage.bytes).toBe(joinParts(reopened.read().body()).byteLength);
   });
 
   test("refuses a second store on a file another store holds open", () => {
-    new SqliteStore(connect());
-    expect(() => new SqliteStore(openNodeSqlite(path))).toThrow(/locked/);
+    new SqliteFileStore(connect());
+    expect(() => new SqliteFileStore(openNodeSqlite(path))).toThrow(/locked/);
   });
 });
 
@@ -265,7 +270,7 @@ describe("the store a server starts with", () => {
     writeLegacyList(path, tasks);
     const lines: string[] = [];
     const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-    const env = { TASK_STORE: "sqlite", SQLITE_PATH: path, MAX_LIST_BYTES: "1048576", LOG_LEVEL: "off" };
+    const env = { TASK_STORE: "sqlite", SQLITE_PATH: path, MAX_LIST_BYTES: "1048576", LOG_LEVEL: "warn" };
     const { app } = await createServerApp(
       env,
       (file) => open[open.push(openNodeSqlite(file)) - 1] as SqliteFileConnection,
@@ -284,23 +289,25 @@ describe("the store a server starts with", () => {
     expect(await refused.json()).toEqual({
       message: "Task list is full: this task would take the list past its limit of 1048576 bytes",
     });
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? "")).toMatchObject({
+    const warnings = lines.filter((line) => line.includes("MAX_LIST_BYTES"));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0] ?? "")).toMatchObject({
       level: "warn",
       message: `The list holds ${utf8(JSON.stringify(tasks)).byteLength} bytes of JSON, more than MAX_LIST_BYTES (1048576): it is served as it is, and every POST answers 507 until the limit is raised`,
     });
   });
 
-  test("a list within its limits starts without a warning", async () => {
+  test("a list within its limits is served without a warning", async () => {
     const lines: string[] = [];
     const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-    await createServerApp({ LOG_LEVEL: "off" }, openNodeSqlite, sink);
+    const { app } = await createServerApp({ LOG_LEVEL: "warn" }, openNodeSqlite, sink);
+    expect((await app.request("/tasks")).status).toBe(200);
     expect(lines).toEqual([]);
   });
 
   test("fails with a message naming SQLITE_PATH and the cause for a file that is not a database", async () => {
     writeFileSync(path, crypto.getRandomValues(new Uint8Array(4096)));
-    const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: path }, openNodeSqlite);
+    const start = () => openServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: path }, { openSqlite: openNodeSqlite });
     await expect(start()).rejects.toThrow(ConfigError);
     await expect(start()).rejects.toThrow(
       `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(path)}: file is not a database`,
@@ -310,7 +317,7 @@ describe("the store a server starts with", () => {
   test("fails with a message naming SQLITE_PATH for a path inside a file", async () => {
     writeFileSync(path, "not a directory");
     const inside = join(path, "tasks.db");
-    const start = () => createServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: inside }, openNodeSqlite);
+    const start = () => openServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: inside }, { openSqlite: openNodeSqlite });
     await expect(start()).rejects.toThrow(
       `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(inside)}: unable to open database file`,
     );

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { StoreUnavailableError, type TaskStore } from "../../src/store/store.ts";
+import { StoreUnavailableError } from "../../src/errors.ts";
+import type { TaskStore } from "../../src/store/store.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError } from "./helpers.ts";
 
@@ -13,6 +14,7 @@ const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
     store: () => ({
       read: () => Promise.reject(new StoreUnavailableError(DETAIL)),
       append: () => Promise.reject(new StoreUnavailableError(DETAIL)),
+      nextChange: () => Promise.reject(new StoreUnavailableError(DETAIL)),
     }),
   },
   {
@@ -21,7 +23,7 @@ const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
       const fail = (): never => {
         throw new StoreUnavailableError(DETAIL);
       };
-      return { read: fail, append: fail };
+      return { read: fail, append: fail, nextChange: fail };
     },
   },
 ];

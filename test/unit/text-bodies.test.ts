@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { utf8Length } from "../../src/request-duties.ts";
+import { utf8Length } from "../../src/http/request-duties.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 
 const encoder = new TextEncoder();
@@ -12,7 +12,7 @@ const appWith = (textBodies: boolean) =>
   createApp({
     store: new MemoryStore(),
     config: parseAppConfig({ LOG_LEVEL: "off", MAX_BODY_BYTES: "64" }),
-    duties: { textBodies },
+    textBodies,
   });
 
 /**

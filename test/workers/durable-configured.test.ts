@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { DurableObjectStore } from "../../src/store/durable-object.ts";
+import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 

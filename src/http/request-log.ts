@@ -1,10 +1,7 @@
+// The service's log: one JSON line per request, with secrets a client sent kept out, and lines
+// for what is not a request; servers gather lines into one write per timer turn.
+import type { LogLevel } from "../config.ts";
 import type { RequestLog } from "./request-duties.ts";
-
-/** How much the service logs: every request from `info` down, client errors at `warn`, server errors at `error`. */
-export type LogLevel = "debug" | "info" | "warn" | "error" | "off";
-
-/** The levels `LOG_LEVEL` accepts, the default first. */
-export const LOG_LEVELS = ["info", "debug", "warn", "error", "off"] as const satisfies readonly LogLevel[];
 
 const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 

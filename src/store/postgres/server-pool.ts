@@ -1,14 +1,9 @@
+// PostgreSQL for a Node, Bun or Deno server: one pool per process, and one connection that
+// listens for the appends of every other process.
 import postgres from "postgres";
-import { ConfigError } from "../config.ts";
-import { hideDatabasePassword, type PostgresListConfig, redactDatabaseUrl } from "./config.ts";
-import { describeError, PostgresStore } from "./postgres.ts";
-import { StoreUnavailableError } from "./store.ts";
-
-/** What a Node, Bun or Deno server needs to reach its list in PostgreSQL. */
-export interface PostgresServerConfig extends PostgresListConfig {
-  readonly url: string;
-  readonly poolSize: number;
-}
+import { ConfigError, StoreUnavailableError } from "../../errors.ts";
+import { describeError, PostgresStore } from "./postgres-store.ts";
+import { hideDatabasePassword, type PostgresServerConfig, redactDatabaseUrl } from "./settings.ts";
 
 /**
  * Seconds a connection attempt may take. A database that does not answer then fails a request
@@ -27,9 +22,9 @@ function backoffSeconds(attempt: number): number {
 
 /**
  * Connects to the database at `config.url` with a pool of `config.poolSize` connections, makes the
- * list in `config.schema` if it is not there yet, and loads it. A database this process cannot
- * reach or use stops the start with a {@link ConfigError} naming the variable and the cause, with
- * the URL's password hidden.
+ * list in `config.schema` if it is not there yet, loads it and listens on its channel. A database
+ * this process cannot reach or use stops the start with a {@link ConfigError} naming the variable
+ * and the cause, with the URL's password hidden.
  */
 export async function openPostgresStore(config: PostgresServerConfig): Promise<PostgresStore> {
   const sql = postgres(config.url, {
@@ -42,7 +37,11 @@ export async function openPostgresStore(config: PostgresServerConfig): Promise<P
     onnotice: () => {},
     connection: { application_name: "task-list-service" },
   });
-  const store = new PostgresStore((work) => work(sql), config.schema);
+  // postgres.js keeps the listening connection apart from the pool, and makes it again, with
+  // onlisten, whenever it is lost.
+  const listen = (channel: string, onNotify: () => void, onListen: () => void) =>
+    sql.listen(channel, onNotify, onListen);
+  const store = new PostgresStore((work) => work(sql), config.schema, { listen });
   try {
     await store.open();
     return store;

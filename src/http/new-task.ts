@@ -1,18 +1,20 @@
-import { apiError, MISSING_FIELD_MESSAGE } from "./errors.ts";
-import type { NewTask } from "./store/store.ts";
+// A POST's parsed body checked as the contract says, keeping only the task's two fields.
+import { apiError } from "../errors.ts";
+import type { NewTask } from "../list/task.ts";
+import { COMPLETED_NOT_BOOLEAN, MISSING_FIELD, NOT_AN_OBJECT, TITLE_NOT_STRING } from "../messages.ts";
 
 /** Checks a parsed POST body and keeps only `title` and `completed`; every other field is dropped. */
 export function toNewTask(value: unknown): NewTask {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw apiError(400, "Request body must be a JSON object with title and completed");
+    throw apiError(400, NOT_AN_OBJECT);
   }
   const title = own(value, "title");
   const completed = own(value, "completed");
   if (title === undefined || title === null || completed === undefined || completed === null) {
-    throw apiError(400, MISSING_FIELD_MESSAGE);
+    throw apiError(400, MISSING_FIELD);
   }
-  if (typeof title !== "string") throw apiError(400, "title must be a string");
-  if (typeof completed !== "boolean") throw apiError(400, "completed must be a boolean (true or false)");
+  if (typeof title !== "string") throw apiError(400, TITLE_NOT_STRING);
+  if (typeof completed !== "boolean") throw apiError(400, COMPLETED_NOT_BOOLEAN);
   return { title, completed };
 }
 

@@ -1,5 +1,8 @@
+// A POST's body: read with its size counted as it arrives, its Content-Type checked, and parsed
+// as JSON, each failure answered with the contract's status and message.
 import { HTTPException } from "hono/http-exception";
-import { apiError } from "./errors.ts";
+import { apiError } from "../errors.ts";
+import { BODY_CUT_OFF, bodyTooLarge, EMPTY_BODY, NOT_JSON, NOT_JSON_TYPE, NOT_UTF8 } from "../messages.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
@@ -24,7 +27,7 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   } catch (error) {
     // Every runtime fails the read only when the client's connection ends mid-body: its mistake, not a 500.
     if (error instanceof HTTPException) throw error;
-    throw apiError(400, "Request body ended before it was complete: send the whole body before closing the connection");
+    throw apiError(400, BODY_CUT_OFF);
   }
 }
 
@@ -58,7 +61,7 @@ export function requireJsonContentType(contentType: string | undefined): void {
   if (contentType === undefined || contentType === "application/json") return;
   const mediaType = contentType.split(";", 1)[0]?.trim().toLowerCase() ?? "";
   if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw apiError(415, "Content-Type must be application/json");
+    throw apiError(415, NOT_JSON_TYPE);
   }
 }
 
@@ -68,16 +71,16 @@ export function parseJson(body: Uint8Array): unknown {
   try {
     text = decoder.decode(body);
   } catch {
-    throw apiError(400, "Request body must be UTF-8 encoded JSON");
+    throw apiError(400, NOT_UTF8);
   }
-  if (text.trim() === "") throw apiError(400, "Request body is empty: send a JSON object with title and completed");
+  if (text.trim() === "") throw apiError(400, EMPTY_BODY);
   try {
     return JSON.parse(text);
   } catch {
-    throw apiError(400, "Request body must be valid JSON");
+    throw apiError(400, NOT_JSON);
   }
 }
 
 function tooLarge(limit: number) {
-  return apiError(413, `Request body must be at most ${limit} bytes`);
+  return apiError(413, bodyTooLarge(limit));
 }

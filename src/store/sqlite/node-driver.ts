@@ -1,9 +1,10 @@
+// The SQLite driver of Node 24 and Deno (node:sqlite), behind the connection the list uses.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { type SqliteFileConnection, WRITER_PRAGMAS } from "./sqlite.ts";
+import { type OpenSqliteFile, WRITER_PRAGMAS } from "./file-store.ts";
 import type { SqlValue } from "./sqlite-list.ts";
 
 /** Opens the database file at `path` with node:sqlite (Node 24 and Deno), creating it if needed. */
-export function openNodeSqlite(path: string): SqliteFileConnection {
+export const openNodeSqlite: OpenSqliteFile = (path) => {
   const db = new DatabaseSync(path);
   try {
     for (const pragma of WRITER_PRAGMAS) db.exec(pragma);
@@ -37,4 +38,4 @@ export function openNodeSqlite(path: string): SqliteFileConnection {
       }
     },
   };
-}
+};

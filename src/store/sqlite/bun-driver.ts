@@ -1,9 +1,10 @@
+// The SQLite driver of Bun (bun:sqlite), behind the connection the list uses.
 import { Database } from "bun:sqlite";
-import { type SqliteFileConnection, WRITER_PRAGMAS } from "./sqlite.ts";
+import { type OpenSqliteFile, WRITER_PRAGMAS } from "./file-store.ts";
 import type { SqlValue } from "./sqlite-list.ts";
 
 /** Opens the database file at `path` with bun:sqlite, creating it if needed. */
-export function openBunSqlite(path: string): SqliteFileConnection {
+export const openBunSqlite: OpenSqliteFile = (path) => {
   const db = new Database(path);
   try {
     for (const pragma of WRITER_PRAGMAS) db.run(pragma);
@@ -19,4 +20,4 @@ export function openBunSqlite(path: string): SqliteFileConnection {
     transaction: <T>(work: () => T): T => db.transaction(work).immediate(),
     close: () => db.close(),
   };
-}
+};

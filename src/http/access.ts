@@ -1,17 +1,15 @@
+// READ_TOKENS and WRITE_TOKENS: Hono's bearer-auth in front of the list's routes, answering as
+// the contract says.
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { timingSafeEqual } from "hono/utils/buffer";
-import { apiError, errorResponse } from "./errors.ts";
+import { apiError } from "../errors.ts";
+import { NO_TOKEN, READ_ONLY, UNKNOWN_TOKEN } from "../messages.ts";
+import { errorResponse } from "./request-duties.ts";
 
 const REALM = "tasks";
 const CHALLENGE = `Bearer realm="${REALM}"`;
 const INVALID_TOKEN = `${CHALLENGE}, error="invalid_token"`;
-/** The 401 message for a request without a bearer token. */
-export const NO_TOKEN_MESSAGE = "Request needs a bearer token: send Authorization: Bearer <token>";
-/** The 401 message for a bearer token the service does not know. */
-export const UNKNOWN_TOKEN_MESSAGE = "Bearer token is not valid: send a token this service was given";
-/** The 403 message for a read token on a POST. */
-export const READ_ONLY_MESSAGE = "This token may only read the list: send a token that may add tasks";
 
 /** The checks in front of the list's routes; a route without one is open to anyone. */
 export interface AccessGuards {
@@ -37,22 +35,22 @@ function guard(allowed: readonly string[], readOnly: readonly string[]): Middlew
     realm: REALM,
     verifyToken: async (token) => {
       if (await knows(allowed, token)) return true;
-      if (await knows(readOnly, token)) throw apiError(403, READ_ONLY_MESSAGE);
+      if (await knows(readOnly, token)) throw apiError(403, READ_ONLY);
       return false;
     },
     noAuthenticationHeader: {
       wwwAuthenticateHeader: CHALLENGE,
-      message: () => errorResponse(401, NO_TOKEN_MESSAGE),
+      message: () => errorResponse(401, NO_TOKEN),
     },
     // Hono answers 400 to an Authorization header without a well-formed bearer token. The contract
     // counts another scheme as no token, and a malformed bearer token as one it does not know.
     invalidAuthenticationHeader: {
       wwwAuthenticateHeader: (c) => (sentBearer(c) ? INVALID_TOKEN : CHALLENGE),
-      message: (c) => errorResponse(401, sentBearer(c) ? UNKNOWN_TOKEN_MESSAGE : NO_TOKEN_MESSAGE),
+      message: (c) => errorResponse(401, sentBearer(c) ? UNKNOWN_TOKEN : NO_TOKEN),
     },
     invalidToken: {
       wwwAuthenticateHeader: INVALID_TOKEN,
-      message: () => errorResponse(401, UNKNOWN_TOKEN_MESSAGE),
+      message: () => errorResponse(401, UNKNOWN_TOKEN),
     },
   });
 }

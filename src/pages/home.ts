@@ -1,4 +1,5 @@
-import type { ListBody } from "./store/store.ts";
+// The home page for people: one constant document, with the list kept current while it is open.
+import type { BodyParts } from "../http/request-duties.ts";
 
 // The page is one constant document: no build step, nothing from other origins, no path of its
 // own for scripts or styles (every other path is 404), so both are inline and allowed by hash.
@@ -294,7 +295,7 @@ const PAGE = `<!doctype html>
 
 /** The home page as it is served: its bytes, their hash as its version, and the policy that allows its inline code. */
 export interface HomePage {
-  readonly body: ListBody;
+  readonly body: BodyParts;
   readonly version: string;
   readonly policy: string;
 }

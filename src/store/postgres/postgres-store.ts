@@ -1,23 +1,34 @@
+// The list in a PostgreSQL schema, shared by every process and isolate that uses the schema: its
+// SQL, its copy in this process, and how a reader hears of tasks other processes add.
 import type { Sql } from "postgres";
-import { encodeTask } from "./encoded-list.ts";
-import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "./list-mirror.ts";
-import {
-  type AppendResult,
-  INITIAL_TASKS,
-  type ListLimits,
-  type ListRead,
-  type ListUsage,
-  limitReached,
-  type NewTask,
-  StoreUnavailableError,
-  type TaskStore,
-} from "./store.ts";
+import type { ListLimits } from "../../config.ts";
+import { StoreUnavailableError } from "../../errors.ts";
+import { encodeTask, type ListVersion } from "../../list/encoded-list.ts";
+import { type ListUsage, limitReached } from "../../list/limits.ts";
+import { INITIAL_TASKS, type NewTask, taskJson } from "../../list/task.ts";
+import { ChangeSignal } from "../change-signal.ts";
+import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../mirror.ts";
+import type { AppendResult, TaskStore } from "../store.ts";
 
 /**
  * Runs `work` with a client: on Node, Bun and Deno the process's pool, on Workers a client made
  * for this one request (Workers cannot reuse a connection across requests).
  */
 export type WithClient = <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
+
+/**
+ * Listens on a channel for the whole process: calls `onNotify` for each notification and
+ * `onListen` each time the listening connection is (re)made, when notifications may have been
+ * missed. postgres.js's `sql.listen` is one.
+ */
+export type Listen = (channel: string, onNotify: () => void, onListen: () => void) => Promise<unknown>;
+
+/** How a reader hears that other processes added tasks. */
+export type Watch =
+  /** Node, Bun and Deno: LISTEN on the list's channel, one connection per process. */
+  | { readonly listen: Listen }
+  /** Workers, where Hyperdrive carries no LISTEN: each reader asks the database again every `pollMs`. */
+  | { readonly pollMs: number };
 
 const encoder = new TextEncoder();
 /** Tasks one catch-up query hands over at most, beside its {@link CHANGES_CHUNK_BYTES}: it bounds each query's scan. */
@@ -46,40 +57,63 @@ class MissingList extends Error {
  */
 export class PostgresStore implements TaskStore {
   readonly #use: WithClient;
+  readonly #schema: string;
   readonly #sql: Statements;
-  readonly #mirror = new ListMirror();
-  readonly #onFirstContact: ((usage: ListUsage) => void) | undefined;
+  readonly #mirror: ListMirror;
+  readonly #watch: Watch;
+  readonly #changes: ChangeSignal | undefined;
   #usage: ListUsage = { tasks: 0, bytes: 2 };
-  #contacted = false;
 
-  /**
-   * `schema` must be a safe SQL identifier (see `parsePostgresSchema`). `onFirstContact` is told
-   * the list's usage once, after the first operation that reached it.
-   */
-  constructor(use: WithClient, schema: string, onFirstContact?: (usage: ListUsage) => void) {
+  /** `schema` must be a safe SQL identifier (see `parsePostgresSchema`); it also names the list's channel. */
+  constructor(use: WithClient, schema: string, watch: Watch) {
     this.#use = use;
+    this.#schema = schema;
     this.#sql = statements(schema);
-    this.#onFirstContact = onFirstContact;
-  }
-
-  /** The list's tasks and JSON bytes as this process last saw them. */
-  get usage(): ListUsage {
-    return this.#usage;
+    this.#watch = watch;
+    // A process that listens serves many readers from one copy, so their reads share questions.
+    this.#mirror = new ListMirror({ shared: "listen" in watch });
+    this.#changes = "listen" in watch ? new ChangeSignal() : undefined;
   }
 
   /**
-   * Creates the schema, its tables and the initial tasks when the list does not exist yet, then
-   * loads the list. Servers call it at start, so that a database they cannot use stops them.
+   * Creates the schema, its tables and the initial tasks when the list does not exist yet, loads
+   * the list and, on a server, starts listening for other processes' appends. Servers call it at
+   * start, so that a database they cannot use stops them.
    */
   async open(): Promise<void> {
     await this.#run(async (sql) => {
       await this.#initialise(sql);
-      await this.#mirror.read([], (instance, afterId) => this.#changes(sql, instance, afterId));
+      await this.#mirror.read((instance, afterId) => this.#changesSince(sql, instance, afterId));
     });
+    if ("listen" in this.#watch) {
+      // A notification says only that the list grew; the copy asks for what, once for every reader.
+      const caughtUp = () => {
+        this.read().then(
+          () => this.#changes?.notify(),
+          () => this.#changes?.notify(),
+        );
+      };
+      await this.#watch.listen(this.#schema, caughtUp, caughtUp);
+    }
   }
 
-  read(known: readonly string[]): Promise<ListRead> {
-    return this.#run((sql) => this.#mirror.read(known, (instance, afterId) => this.#changes(sql, instance, afterId)));
+  read(): Promise<ListVersion> {
+    return this.#run((sql) => this.#mirror.read((instance, afterId) => this.#changesSince(sql, instance, afterId)));
+  }
+
+  nextChange(lastId: number, signal: AbortSignal): Promise<void> {
+    if (this.#changes !== undefined) return this.#changes.wait(() => this.#mirror.current.lastId > lastId, signal);
+    const { pollMs } = this.#watch as { pollMs: number };
+    // Each reader asks again on its own timer: on Workers one request may not wake another.
+    return new Promise((done) => {
+      const finish = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", finish);
+        done();
+      };
+      const timer = setTimeout(finish, pollMs);
+      signal.addEventListener("abort", finish, { once: true });
+    });
   }
 
   append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
@@ -88,11 +122,12 @@ export class PostgresStore implements TaskStore {
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
     return this.#run(async (sql) => {
       for (let attempt = 1; ; attempt++) {
-        const parameters = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed];
+        const parameters = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
         const [row] = await sql.unsafe(this.#sql.append, parameters, PREPARED);
         if (row !== undefined) {
           this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-          return { task: { id: Number(row.id), ...task } };
+          const created = { id: Number(row.id), ...task };
+          return { outcome: "added", task: created, json: taskJson(created), usage: this.#usage };
         }
         // Nothing appended: the list is full, or it has no row. Which limit, the row says; the list
         // only grows, so it still breaks the limit the append found broken.
@@ -100,8 +135,8 @@ export class PostgresStore implements TaskStore {
         if (state === undefined) throw new MissingList("The list's row is missing");
         this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
         const added = rest + String(Number(state.last_id) + 1).length + (this.#usage.tasks > 0 ? 1 : 0);
-        const full = limitReached(this.#usage, added, limits);
-        if (full !== undefined) return { full };
+        const limit = limitReached(this.#usage, added, limits);
+        if (limit !== undefined) return { outcome: "full", limit, usage: this.#usage };
         if (attempt === APPEND_ATTEMPTS)
           throw new Error("The list kept changing under the append: it is being edited by hand");
       }
@@ -109,18 +144,18 @@ export class PostgresStore implements TaskStore {
   }
 
   /** The tasks after `afterId` of list `instance` (from the first when `instance` is another list's), with the list's instance and count. */
-  async #changes(sql: Sql, instance: string | undefined, afterId: number): Promise<ListChanges> {
+  async #changesSince(sql: Sql, instance: string | undefined, afterId: number): Promise<ListChanges> {
     const parameters = [instance ?? "", afterId, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
     const [row] = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
     if (row === undefined) throw new MissingList("The list's row is missing");
     this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-    const from = Number(row.after_id);
     const json = encoder.encode(typeof row.json === "string" ? row.json : "") as Uint8Array<ArrayBuffer>;
+    const lengths = typeof row.lengths === "string" ? row.lengths.split(",").map(Number) : [];
     return {
       instance: String(row.instance),
       tasks: this.#usage.tasks,
-      afterId: from,
-      added: { json, tasks: Number(row.tasks), lastId: row.last_id === null ? from : Number(row.last_id) },
+      afterId: Number(row.after_id),
+      added: { json, lengths },
     };
   }
 
@@ -152,10 +187,6 @@ export class PostgresStore implements TaskStore {
       if (isUnreachable(error))
         throw new StoreUnavailableError(`PostgreSQL cannot be reached: ${describeError(error)}`, { cause: error });
       throw error;
-    }
-    if (!this.#contacted) {
-      this.#contacted = true;
-      this.#onFirstContact?.(this.#usage);
     }
     return result;
   }
@@ -232,9 +263,10 @@ $init$`,
   SELECT id, json, sum(octet_length(json) + 1) OVER (ORDER BY id) - octet_length(json) - 1 AS before FROM next
 )
 SELECT state.instance, state.task_count, state.json_bytes::float8 AS json_bytes, state.after_id,
-  added.tasks, added.last_id, added.json
+  added.json, added.lengths
 FROM state, LATERAL (
-  SELECT count(*)::integer AS tasks, max(id) AS last_id, string_agg(json, ',' ORDER BY id) AS json
+  SELECT string_agg(json, ',' ORDER BY id) AS json,
+    string_agg(octet_length(json)::text, ',' ORDER BY id) AS lengths
   FROM chunk WHERE before < $3
 ) AS added`,
     append: `WITH added AS (
@@ -243,8 +275,11 @@ FROM state, LATERAL (
   RETURNING last_id, task_count, json_bytes
 ), task AS (
   INSERT INTO ${s}.tasks (id, title_json, completed) SELECT last_id, $4, $5 FROM added RETURNING id
+), told AS (
+  -- Delivered at commit to every process listening on the list's channel.
+  SELECT pg_notify($6, id::text) FROM task
 )
-SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added`,
+SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added, told`,
     state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list WHERE singleton`,
   };
 }

@@ -1,10 +1,7 @@
-import { ConfigError, type EnvRecord, parseChoice, parseCount, read } from "../config.ts";
-
-/** Where a Node, Bun or Deno server keeps the list. */
-export type ServerStoreConfig =
-  | { readonly kind: "memory" }
-  | { readonly kind: "sqlite"; readonly path: string }
-  | ({ readonly kind: "postgres"; readonly url: string; readonly poolSize: number } & PostgresListConfig);
+// PostgreSQL's settings: DATABASE_URL, DATABASE_SCHEMA and DATABASE_POOL_SIZE, read and checked,
+// and the URL's password kept out of every message.
+import { type EnvRecord, parseCount, read } from "../../config.ts";
+import { ConfigError } from "../../errors.ts";
 
 /** Which list of a PostgreSQL database a deployment keeps. */
 export interface PostgresListConfig {
@@ -12,11 +9,12 @@ export interface PostgresListConfig {
   readonly schema: string;
 }
 
-/** Where a Worker keeps the list. */
-export type WorkerStoreKind = "memory" | "durable" | "postgres";
+/** What a Node, Bun or Deno server needs to reach its list in PostgreSQL. */
+export interface PostgresServerConfig extends PostgresListConfig {
+  readonly url: string;
+  readonly poolSize: number;
+}
 
-/** The database file a SQLite store uses when SQLITE_PATH is unset, relative to the working directory. */
-export const DEFAULT_SQLITE_PATH = "tasks.db";
 /** The schema that holds the list when DATABASE_SCHEMA is unset. */
 export const DEFAULT_POSTGRES_SCHEMA = "task_list";
 /**
@@ -27,54 +25,13 @@ export const DEFAULT_POOL_SIZE = 10;
 const MAX_POOL_SIZE = 100;
 const URL_EXAMPLE = "postgres://user:password@host:5432/database";
 
-/** The settings each store reads, so that one set for another store is never ignored silently. */
-const STORE_SETTINGS = {
-  sqlite: { names: ["SQLITE_PATH"], where: (env: EnvRecord) => `in ${JSON.stringify(read(env, "SQLITE_PATH"))}` },
-  postgres: { names: ["DATABASE_URL", "DATABASE_SCHEMA", "DATABASE_POOL_SIZE"], where: () => "in PostgreSQL" },
-} as const;
-
-/**
- * Reads `TASK_STORE` (memory, sqlite or postgres) and the settings of the store it names; throws
- * {@link ConfigError} on a bad value, and on a setting of another store, which the user expects to
- * keep the list and must never be dropped silently.
- */
-export function parseServerStoreConfig(env: EnvRecord): ServerStoreConfig {
-  const kind = parseChoice(env, "TASK_STORE", ["memory", "sqlite", "postgres"]);
-  refuseOtherStores(env, kind, ["sqlite", "postgres"]);
-  if (kind === "sqlite") return { kind, path: read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH };
-  if (kind === "postgres") {
-    return {
-      kind,
-      url: parseDatabaseUrl(env),
-      schema: parsePostgresSchema(env),
-      poolSize: parseCount(env, "DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
-    };
-  }
-  return { kind };
-}
-
-/**
- * Reads `TASK_STORE` for a Worker (memory, durable or postgres); throws {@link ConfigError} on a
- * bad value. A Worker reaches PostgreSQL through the TASK_DB Hyperdrive binding, which also pools
- * the connections, so DATABASE_URL and DATABASE_POOL_SIZE are refused rather than ignored.
- */
-export function parseWorkerStoreKind(env: EnvRecord): WorkerStoreKind {
-  const kind = parseChoice(env, "TASK_STORE", ["memory", "durable", "postgres"]);
-  for (const [name, instead] of [
-    ["DATABASE_URL", "the database is reached through the TASK_DB Hyperdrive binding, so bind TASK_DB"],
-    ["DATABASE_POOL_SIZE", "Hyperdrive pools the connections"],
-  ] as const) {
-    if (read(env, name) !== undefined) {
-      throw new ConfigError(`${name} is not read on Workers: ${instead} and unset ${name}`);
-    }
-  }
-  refuseOtherStores(env, kind, ["postgres"]);
-  return kind;
-}
-
-/** Reads which list of the database a Worker keeps: DATABASE_SCHEMA. */
-export function parseWorkerPostgresConfig(env: EnvRecord): PostgresListConfig {
-  return { schema: parsePostgresSchema(env) };
+/** Reads DATABASE_URL, DATABASE_SCHEMA and DATABASE_POOL_SIZE for a Node, Bun or Deno server. */
+export function parsePostgresServerConfig(env: EnvRecord): PostgresServerConfig {
+  return {
+    url: parseDatabaseUrl(env),
+    schema: parsePostgresSchema(env),
+    poolSize: parseCount(env, "DATABASE_POOL_SIZE", DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
+  };
 }
 
 /**
@@ -134,7 +91,7 @@ function parseDatabaseUrl(env: EnvRecord): string {
  * Reads DATABASE_SCHEMA: lowercase, so it reads the same quoted or not, and never a system
  * schema's name. It goes into SQL as an identifier, which only such a name makes safe.
  */
-function parsePostgresSchema(env: EnvRecord): string {
+export function parsePostgresSchema(env: EnvRecord): string {
   const schema = read(env, "DATABASE_SCHEMA") ?? DEFAULT_POSTGRES_SCHEMA;
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema) || schema.startsWith("pg_") || schema === "information_schema") {
     throw new ConfigError(
@@ -142,17 +99,4 @@ function parsePostgresSchema(env: EnvRecord): string {
     );
   }
   return schema;
-}
-
-/** Refuses a setting of one of `stores` when TASK_STORE names another. */
-function refuseOtherStores(env: EnvRecord, kind: string, stores: readonly (keyof typeof STORE_SETTINGS)[]): void {
-  for (const store of stores) {
-    if (store === kind) continue;
-    const { names, where } = STORE_SETTINGS[store];
-    const name = names.find((n) => read(env, n) !== undefined);
-    if (name === undefined) continue;
-    throw new ConfigError(
-      `${name} is set but TASK_STORE is ${kind}: set TASK_STORE=${store} to keep the list ${where(env)}, or unset ${name}`,
-    );
-  }
 }

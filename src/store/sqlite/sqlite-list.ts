@@ -1,13 +1,9 @@
-import { encodeTask } from "./encoded-list.ts";
-import {
-  INITIAL_TASKS,
-  type ListLimits,
-  type ListUsage,
-  limitReached,
-  type NewTask,
-  type Task,
-  taskJson,
-} from "./store.ts";
+// The list as tables of a SQLite database: the one format the file store and the Durable Object
+// share, with its schema, its upgrade of older lists, and each append in one transaction.
+import type { ListLimits } from "../../config.ts";
+import { encodeTask } from "../../list/encoded-list.ts";
+import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
+import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
 
 /** A value SQLite binds or returns that the list uses. */
 export type SqlValue = string | number | null;
@@ -25,12 +21,10 @@ export interface SqliteConnection {
   transaction<T>(work: () => T): T;
 }
 
-/** Tasks that follow a given id, as the list's JSON shows them: each task's JSON, joined by commas. */
+/** Tasks that follow a given id, as the list's JSON shows them: each task's JSON, joined by commas, and each one's length. */
 export interface TasksAfter {
   readonly json: Uint8Array<ArrayBuffer>;
-  readonly tasks: number;
-  /** The id of the last task included, or the id asked after when none is. */
-  readonly lastId: number;
+  readonly lengths: number[];
 }
 
 /** What a successful {@link SqliteList.append} added: the task, and its JSON as text and as UTF-8. */
@@ -106,6 +100,11 @@ export class SqliteList {
     return { tasks: this.#tasks, bytes: this.#bytes };
   }
 
+  /** The id of the last task, or 0 when the list is empty. */
+  get lastId(): number {
+    return this.#lastId;
+  }
+
   /** Changes whenever the list changes, and is the same for the same list in every process. */
   get version(): string {
     return `${this.instance}-${this.#tasks}`;
@@ -117,7 +116,7 @@ export class SqliteList {
   }
 
   /** Appends a task with the next id, in one transaction, unless it would break one of `limits`. */
-  append(task: NewTask, limits: ListLimits): Appended | { readonly full: "tasks" | "bytes" } {
+  append(task: NewTask, limits: ListLimits): Appended | { readonly full: Limit } {
     const created: Task = { id: this.#lastId + 1, title: task.title, completed: task.completed };
     const text = taskJson(created);
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
@@ -146,13 +145,10 @@ export class SqliteList {
   tasksAfter(afterId: number, maxBytes: number): TasksAfter {
     const parts: Uint8Array[] = [];
     let size = 0;
-    let lastId = afterId;
     for (const row of this.#db.iterate(TASKS_AFTER, afterId)) {
-      const task = toTask(row);
-      const json = encodeTask(task);
+      const json = encodeTask(toTask(row));
       size += json.byteLength + (parts.length > 0 ? 1 : 0);
       parts.push(json);
-      lastId = task.id;
       if (size >= maxBytes) break;
     }
     const json = new Uint8Array(size);
@@ -162,7 +158,7 @@ export class SqliteList {
       json.set(part, offset);
       offset += part.byteLength;
     }
-    return { json, tasks: parts.length, lastId };
+    return { json, lengths: parts.map((part) => part.byteLength) };
   }
 }
 

@@ -1,0 +1,29 @@
+// Conditional GETs, decided in one place for the list, the home page and the OpenAPI document:
+// 200 with the body and its ETag, or 304 with the ETag alone when the client holds it.
+import type { Context } from "hono";
+import { answer, type BodyParts, bytesAnswer, type DutyEnv } from "./request-duties.ts";
+
+/** Whether an `If-None-Match` header names `version` (quoted or not, weak or not) or is `*`. */
+export function holdsVersion(ifNoneMatch: string | undefined, version: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  return ifNoneMatch.split(",").some((entry) => {
+    const tag = entry.trim().replace(/^W\//, "");
+    return tag === "*" || tag === version || tag === `"${version}"`;
+  });
+}
+
+/**
+ * Answers a GET or HEAD of something whose content has `version`: 304 with its ETag when the
+ * request's `If-None-Match` holds it, else 200 with `body()` (asked for only then) and `headers`.
+ */
+export function conditionalAnswer(
+  c: Context<DutyEnv>,
+  version: string,
+  body: () => BodyParts,
+  headers: Record<string, string>,
+  contentType?: string,
+): Response {
+  headers.ETag = `"${version}"`;
+  if (holdsVersion(c.req.header("If-None-Match"), version)) return answer(c, 304, null, headers);
+  return bytesAnswer(c, body(), headers, contentType);
+}

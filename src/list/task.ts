@@ -1,0 +1,23 @@
+// A task as the list holds it, and its JSON exactly as every answer and event carries it.
+
+/** What a client sends to create a task. */
+export interface NewTask {
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+/** A task as the list holds it. */
+export interface Task extends NewTask {
+  readonly id: number;
+}
+
+/** The tasks every new list starts with. */
+export const INITIAL_TASKS: readonly Task[] = [
+  { id: 1, title: "Read the task list specification", completed: true },
+  { id: 2, title: "Build the task list service", completed: false },
+];
+
+/** Encodes a task as JSON with its keys always in the order id, title, completed. */
+export function taskJson(task: Task): string {
+  return `{"id":${task.id},"title":${JSON.stringify(task.title)},"completed":${task.completed}}`;
+}

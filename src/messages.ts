@@ -1,0 +1,39 @@
+// Every message the contract's answers carry, in one place: the handlers send them and the OpenAPI
+// document shows them, so the two never drift apart.
+
+/** The 400 for a POST that lacks `title` or `completed`; its text is fixed by the specification. */
+export const MISSING_FIELD = "Title or completed status is missing";
+export const NOT_AN_OBJECT = "Request body must be a JSON object with title and completed";
+export const TITLE_NOT_STRING = "title must be a string";
+export const COMPLETED_NOT_BOOLEAN = "completed must be a boolean (true or false)";
+export const EMPTY_BODY = "Request body is empty: send a JSON object with title and completed";
+export const NOT_UTF8 = "Request body must be UTF-8 encoded JSON";
+export const NOT_JSON = "Request body must be valid JSON";
+export const BODY_CUT_OFF =
+  "Request body ended before it was complete: send the whole body before closing the connection";
+export const NOT_JSON_TYPE = "Content-Type must be application/json";
+export const NOT_FOUND = "Not found";
+export const INTERNAL_ERROR = "Internal server error";
+/** The 503 of a store that cannot be reached; the answer carries Retry-After. */
+export const STORE_UNAVAILABLE = "Task list store cannot be reached: try again in a moment";
+/** The 401 for a request without a bearer token. */
+export const NO_TOKEN = "Request needs a bearer token: send Authorization: Bearer <token>";
+/** The 401 for a bearer token the service does not know. */
+export const UNKNOWN_TOKEN = "Bearer token is not valid: send a token this service was given";
+/** The 403 for a read token on a POST. */
+export const READ_ONLY = "This token may only read the list: send a token that may add tasks";
+
+/** The 413 for a body over MAX_BODY_BYTES. */
+export function bodyTooLarge(maxBodyBytes: number): string {
+  return `Request body must be at most ${maxBodyBytes} bytes`;
+}
+
+/** The 507 for a list that holds MAX_TASKS tasks. */
+export function fullOfTasks(maxTasks: number): string {
+  return `Task list is full: it holds the maximum of ${maxTasks} tasks`;
+}
+
+/** The 507 for a task that would take the list's JSON past MAX_LIST_BYTES. */
+export function fullOfBytes(maxListBytes: number): string {
+  return `Task list is full: this task would take the list past its limit of ${maxListBytes} bytes`;
+}

@@ -1,0 +1,316 @@
+// The OpenAPI 3.1 document of the contract, for one configuration: its paths, each built by a
+// small function, and the parts they share. Messages come from messages.ts, as the answers' do.
+import type { AppConfig } from "../config.ts";
+import { INITIAL_TASKS } from "../list/task.ts";
+import {
+  bodyTooLarge,
+  fullOfBytes,
+  fullOfTasks,
+  INTERNAL_ERROR,
+  MISSING_FIELD,
+  NO_TOKEN,
+  NOT_FOUND,
+  NOT_JSON_TYPE,
+  READ_ONLY,
+  STORE_UNAVAILABLE,
+} from "../messages.ts";
+
+type Json = Record<string, unknown>;
+
+/** Methods that every path answers with 405 besides the ones it documents. */
+const OTHER_METHODS = ["put", "delete", "patch", "trace"] as const;
+
+const json = (schema: object, example?: unknown) => ({
+  "application/json": example === undefined ? { schema } : { schema, example },
+});
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const IF_NONE_MATCH = { $ref: "#/components/parameters/IfNoneMatch" };
+
+/** The OpenAPI document of the service exactly as CONTRACT.md defines it, for this configuration. */
+export function openApiDocument(config: AppConfig): Json {
+  const taskPath = taskOperations(config);
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Task list service",
+      version: "1.0.0",
+      description:
+        "An ordered, append-only list of tasks. /tasks and /index.php serve the same list; / is a page for people that shows it. Any other path answers 404 with an Error body.",
+    },
+    servers: [{ url: config.basePath === "" ? "/" : config.basePath }],
+    paths: {
+      "/tasks": taskPath,
+      "/index.php": taskPath,
+      "/openapi.json": readOnlyOperations(
+        "OpenApiDocument",
+        "This document",
+        { ETag: header("ETag") },
+        json({ type: "object" }),
+      ),
+      "/": readOnlyOperations(
+        "HomePage",
+        "The home page for people: the list, kept current while open, and a form to add a task",
+        {
+          ETag: header("ETag"),
+          "Cache-Control": header("CacheControl"),
+          "Content-Security-Policy": header("ContentSecurityPolicy"),
+        },
+        { "text/html": { schema: { type: "string" } } },
+      ),
+    },
+    components: components(config),
+  };
+}
+
+/** What guarded routes declare when tokens are set: the bearer scheme, and the 401 (and 403) they may answer. */
+function access(config: AppConfig, route: "read" | "write"): { security?: Json[]; responses: Json } {
+  const guarded = route === "read" ? config.readTokens.length > 0 : config.writeTokens.length > 0;
+  if (!guarded) return { responses: {} };
+  const forbidden = route === "write" && config.readTokens.length > 0;
+  return {
+    security: [{ bearerToken: [] }],
+    responses: {
+      "401": response("Unauthorized"),
+      ...(forbidden ? { "403": errorResponse("The token may only read the list", READ_ONLY) } : {}),
+    },
+  };
+}
+
+/** GET, HEAD, POST and the rest of the list's paths. */
+function taskOperations(config: AppConfig): Json {
+  const read = access(config, "read");
+  const write = access(config, "write");
+  const listHeaders = { ETag: header("ETag"), "Cache-Control": header("CacheControl") };
+  const readFailures = {
+    "304": response("NotModified"),
+    "500": response("InternalError"),
+    "503": response("StoreUnavailable"),
+  };
+  return {
+    get: {
+      operationId: "listTasks",
+      summary: "Read the whole list, in insertion order",
+      ...(read.security === undefined ? {} : { security: read.security }),
+      parameters: [IF_NONE_MATCH],
+      responses: {
+        ...read.responses,
+        "200": {
+          description: "The list",
+          headers: listHeaders,
+          content: json({ type: "array", items: ref("Task") }, INITIAL_TASKS),
+        },
+        ...readFailures,
+      },
+    },
+    head: {
+      operationId: "headTasks",
+      summary: "What GET answers, without the body",
+      ...(read.security === undefined ? {} : { security: read.security }),
+      parameters: [IF_NONE_MATCH],
+      responses: {
+        ...(read.security === undefined ? {} : { "401": response("UnauthorizedNoBody") }),
+        "200": { description: "The list's headers", headers: listHeaders },
+        ...readFailures,
+      },
+    },
+    post: {
+      operationId: "createTask",
+      summary: "Append a task; its id is the last task's id plus 1",
+      ...(write.security === undefined ? {} : { security: write.security }),
+      requestBody: {
+        required: true,
+        description: `At most ${config.maxBodyBytes} bytes. A missing Content-Type is read as JSON. Fields other than title and completed (id included) are ignored.`,
+        content: json(ref("NewTask"), { title: "Write the README", completed: false }),
+      },
+      responses: {
+        ...write.responses,
+        "200": {
+          description: "The created task",
+          content: json(ref("Task"), { id: 3, title: "Write the README", completed: false }),
+        },
+        "400": errorResponse(
+          "The body is not valid JSON, not an object, or a field is missing or of the wrong type",
+          MISSING_FIELD,
+        ),
+        "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
+        "415": errorResponse("Content-Type is present and not JSON", NOT_JSON_TYPE),
+        "507": {
+          description: `The list is full: it holds MAX_TASKS (${config.maxTasks}) tasks, or the task would take its JSON past MAX_LIST_BYTES (${config.maxListBytes} bytes)`,
+          content: {
+            "application/json": {
+              schema: ref("Error"),
+              examples: {
+                tasks: { value: { message: fullOfTasks(config.maxTasks) } },
+                bytes: { value: { message: fullOfBytes(config.maxListBytes) } },
+              },
+            },
+          },
+        },
+        "500": response("InternalError"),
+        "503": response("StoreUnavailable"),
+      },
+    },
+    options:
+      config.corsOrigins === undefined
+        ? methodNotAllowed("GET, HEAD, POST")
+        : {
+            description: "CORS preflight",
+            responses: { "204": { description: "Preflight answered; Access-Control-* headers tell what is allowed" } },
+          },
+    ...Object.fromEntries(OTHER_METHODS.map((method) => [method, methodNotAllowed("GET, HEAD, POST")])),
+  };
+}
+
+/** GET and HEAD of a fixed resource (`name` in its operation ids), and 405 for every other method. */
+function readOnlyOperations(name: string, summary: string, headers: Json, content: Json): Json {
+  return {
+    get: {
+      operationId: `get${name}`,
+      summary,
+      parameters: [IF_NONE_MATCH],
+      responses: { "200": { description: summary, headers, content }, "304": response("NotModified") },
+    },
+    head: {
+      operationId: `head${name}`,
+      summary: "What GET answers, without the body",
+      parameters: [IF_NONE_MATCH],
+      responses: { "200": { description: "The headers GET answers", headers }, "304": response("NotModified") },
+    },
+    ...Object.fromEntries(
+      [...OTHER_METHODS, "post", "options"].map((method) => [method, methodNotAllowed("GET, HEAD")]),
+    ),
+  };
+}
+
+function methodNotAllowed(allow: "GET, HEAD" | "GET, HEAD, POST"): Json {
+  return {
+    description: `Method not allowed. Allow: ${allow}`,
+    responses: { "405": response(allow === "GET, HEAD" ? "MethodNotAllowedDocument" : "MethodNotAllowed") },
+  };
+}
+
+/** The schemas, parameters, headers and answers the paths refer to. */
+function components(config: AppConfig): Json {
+  const readGuarded = config.readTokens.length > 0;
+  const writeGuarded = config.writeTokens.length > 0;
+  const guarded = readGuarded || writeGuarded;
+  return {
+    ...(guarded
+      ? {
+          securitySchemes: {
+            bearerToken: {
+              type: "http",
+              scheme: "bearer",
+              description: `Authorization: Bearer <token>.${readGuarded ? " Reading needs a read or write token." : ""}${writeGuarded ? " Appending needs a write token." : ""}`,
+            },
+          },
+        }
+      : {}),
+    schemas: {
+      Task: {
+        type: "object",
+        properties: { id: { type: "integer", minimum: 1 }, title: { type: "string" }, completed: { type: "boolean" } },
+        required: ["id", "title", "completed"],
+        additionalProperties: false,
+        example: INITIAL_TASKS[0],
+      },
+      NewTask: {
+        type: "object",
+        properties: { title: { type: "string" }, completed: { type: "boolean" } },
+        required: ["title", "completed"],
+      },
+      Error: {
+        type: "object",
+        properties: { message: { type: "string" } },
+        required: ["message"],
+        additionalProperties: false,
+        example: { message: MISSING_FIELD },
+      },
+    },
+    parameters: {
+      IfNoneMatch: {
+        name: "If-None-Match",
+        in: "header",
+        required: false,
+        description: "ETags the client holds; when one is current the answer is 304",
+        schema: { type: "string" },
+      },
+    },
+    headers: {
+      ETag: {
+        description: "Changes whenever the content changes",
+        required: true,
+        schema: { type: "string", pattern: '^"[^"]*"$' },
+      },
+      CacheControl: {
+        description: "Always no-cache: revalidate with If-None-Match",
+        required: true,
+        schema: { const: "no-cache" },
+      },
+      ContentSecurityPolicy: {
+        description: "Allows the page's own inline script and style (by hash) and requests to its own origin only",
+        required: true,
+        schema: { type: "string" },
+      },
+    },
+    responses: {
+      NotModified: { description: "The client's copy is current; no body", headers: { ETag: header("ETag") } },
+      MethodNotAllowed: {
+        description: "Method not allowed; no body",
+        headers: { Allow: allowHeader("GET, HEAD, POST") },
+      },
+      MethodNotAllowedDocument: {
+        description: "Method not allowed; no body",
+        headers: { Allow: allowHeader("GET, HEAD") },
+      },
+      NotFound: { description: "No such path", content: json(ref("Error"), { message: NOT_FOUND }) },
+      ...(guarded
+        ? {
+            Unauthorized: {
+              description: "No bearer token, or one the service does not know",
+              headers: { "WWW-Authenticate": challengeHeader() },
+              content: json(ref("Error"), { message: NO_TOKEN }),
+            },
+            UnauthorizedNoBody: {
+              description: "No bearer token, or one the service does not know; no body",
+              headers: { "WWW-Authenticate": challengeHeader() },
+            },
+          }
+        : {}),
+      InternalError: {
+        description: "Something unexpected failed; the detail is in the log",
+        content: json(ref("Error"), { message: INTERNAL_ERROR }),
+      },
+      StoreUnavailable: {
+        description:
+          "The store cannot be reached (a database down, a connection lost): try again after Retry-After seconds",
+        headers: {
+          "Retry-After": {
+            description: "Seconds to wait before trying again",
+            required: true,
+            schema: { type: "string", pattern: "^[0-9]+$" },
+          },
+        },
+        content: json(ref("Error"), { message: STORE_UNAVAILABLE }),
+      },
+    },
+  };
+}
+
+function errorResponse(description: string, example: string): Json {
+  return { description, content: json(ref("Error"), { message: example }) };
+}
+
+function challengeHeader(): Json {
+  return {
+    description: 'Bearer realm="tasks", with error="invalid_token" when the token sent is not known',
+    required: true,
+    schema: { type: "string", pattern: '^Bearer realm="tasks"' },
+  };
+}
+
+function allowHeader(methods: string): Json {
+  return { description: "The methods the path answers", required: true, schema: { const: methods } };
+}

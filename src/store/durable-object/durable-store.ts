@@ -1,0 +1,108 @@
+// The list as a Worker reaches it in its Durable Object: a copy in the isolate, kept current by
+// asking the object only for the tasks added since.
+import type { ListLimits } from "../../config.ts";
+import { StoreUnavailableError } from "../../errors.ts";
+import type { ListVersion } from "../../list/encoded-list.ts";
+import type { Limit, ListUsage } from "../../list/limits.ts";
+import { type NewTask, taskJson } from "../../list/task.ts";
+import { type ListChanges, ListMirror } from "../mirror.ts";
+import type { AppendResult, TaskStore } from "../store.ts";
+
+/** What an append in the object did. */
+export type ObjectAppendResult =
+  | { readonly id: number; readonly usage: ListUsage }
+  | { readonly full: Limit; readonly usage: ListUsage };
+
+/** The object's RPC methods, as the Worker calls them. */
+export interface ListObjectRpc {
+  /** The tasks after `afterId` of list `instance`, or from the first task when `instance` is not this list's. */
+  changes(instance: string | undefined, afterId: number): ListChanges | Promise<ListChanges>;
+  /**
+   * Appends a task whose title comes as the UTF-8 of its JSON string literal (exact for any title,
+   * and at most as large as the task's own JSON), unless it would break `limits`.
+   */
+  append(
+    titleJson: Uint8Array,
+    completed: boolean,
+    limits: ListLimits,
+  ): ObjectAppendResult | Promise<ObjectAppendResult>;
+  /** Resolves true once the list holds tasks after `lastId`, or false after `waitMs`. */
+  nextChange(lastId: number, waitMs: number): Promise<boolean>;
+}
+
+/** The binding of the object's class, as far as the store uses it. */
+export interface ListObjectNamespace {
+  getByName(name: string): ListObjectRpc;
+}
+
+/** The name of the deployment's one list object. */
+const LIST_NAME = "default";
+/** How long one call waits in the object for a change before it is asked again. */
+const WAIT_MS = 30_000;
+
+/**
+ * The list as a Worker reaches it: typed RPC calls to the deployment's object. The isolate keeps
+ * its own copy of the list and, on every read, asks the object only for the tasks added since, so
+ * what crosses between them follows the change, not the list's length. A call that fails for a
+ * passing reason (the object reset by a deploy, a lost connection, an overloaded object) is a
+ * store that cannot be reached: 503, try again. What the object's own code throws stays a 500.
+ */
+export class DurableObjectStore implements TaskStore {
+  readonly #namespace: ListObjectNamespace;
+  readonly #mirror = new ListMirror();
+
+  constructor(namespace: ListObjectNamespace) {
+    this.#namespace = namespace;
+  }
+
+  read(): Promise<ListVersion> {
+    return this.#call(() => this.#mirror.read(async (instance, afterId) => this.#stub().changes(instance, afterId)));
+  }
+
+  async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
+    const titleJson = new TextEncoder().encode(JSON.stringify(task.title));
+    // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
+    // within the list's limit, far under RPC's cap.
+    if (titleJson.byteLength + 2 > limits.maxBytes) {
+      return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
+    }
+    const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits));
+    if ("full" in result) return { outcome: "full", limit: result.full, usage: result.usage };
+    const created = { id: result.id, ...task };
+    return { outcome: "added", task: created, json: taskJson(created), usage: result.usage };
+  }
+
+  async nextChange(lastId: number, signal: AbortSignal): Promise<void> {
+    if (this.#mirror.current.lastId > lastId) return;
+    const aborted = new Promise<boolean>((done) => signal.addEventListener("abort", () => done(true), { once: true }));
+    while (!signal.aborted) {
+      const changed = await Promise.race([this.#call(() => this.#stub().nextChange(lastId, WAIT_MS)), aborted]);
+      if (changed) return;
+    }
+  }
+
+  #stub(): ListObjectRpc {
+    return this.#namespace.getByName(LIST_NAME);
+  }
+
+  async #call<T>(call: () => T | Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (!isPassing(error)) throw error;
+      throw new StoreUnavailableError(`The list's Durable Object cannot be reached: ${String(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+/**
+ * Whether a failed call is worth trying again: Cloudflare marks such errors `retryable` (the
+ * object was reset, the connection to it lost) or `overloaded` (too many requests to one object).
+ */
+function isPassing(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { retryable, overloaded } = error as { retryable?: unknown; overloaded?: unknown };
+  return retryable === true || overloaded === true;
+}

@@ -1,0 +1,46 @@
+// PostgreSQL for a Worker, through Hyperdrive: a client per request, and readers who ask again on
+// their own timers, since Hyperdrive carries no LISTEN.
+import postgres from "postgres";
+import { PostgresStore } from "./postgres-store.ts";
+
+/** The Hyperdrive binding, as far as the store uses it. */
+export interface HyperdriveBinding {
+  readonly connectionString: string;
+}
+
+/**
+ * How often a reader waiting for a change asks the database again: the contract's 2 s for a task
+ * to reach a Worker's subscribers, less the query's own time.
+ */
+const POLL_MS = 1_000;
+
+/**
+ * The list in `schema`, reached through a Hyperdrive binding. A Worker cannot reuse a connection
+ * across requests, so each operation gets a client of its own, which Hyperdrive's pool makes
+ * cheap, and closes it after the answer, keeping the request open for that with `waitUntil`. The
+ * isolate keeps its copy of the list across requests, so an unchanged list costs one small query.
+ */
+export function hyperdriveStore(
+  binding: HyperdriveBinding,
+  schema: string,
+  waitUntil: (promise: Promise<unknown>) => void,
+): PostgresStore {
+  return new PostgresStore(
+    async (work) => {
+      // One connection: an operation's queries follow one another. No array types to look up.
+      const sql = postgres(binding.connectionString, {
+        max: 1,
+        fetch_types: false,
+        connect_timeout: 5,
+        onnotice: () => {},
+      });
+      try {
+        return await work(sql);
+      } finally {
+        waitUntil(sql.end({ timeout: 5 }));
+      }
+    },
+    schema,
+    { pollMs: POLL_MS },
+  );
+}
