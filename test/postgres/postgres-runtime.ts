@@ -62,7 +62,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
     }
   });
 
-  if (runtime === "wrangler") describeWorkerRefusals(url, password);
+  if (runtime === "wrangler") describeWorkerRefusals(url);
   else describeServerRefusals(runtime, url, password);
 }
 
@@ -138,23 +138,12 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
   });
 }
 
-/** What a Worker does without a usable database: it has no start to stop, so settings stop wrangler dev and a lost database answers 503. */
-function describeWorkerRefusals(url: string, password: string): void {
+/**
+ * What a Worker does without a usable database: it has no start to reach the database from, so a
+ * lost database answers 503. Its refusals of settings are the store table's, unit-tested.
+ */
+function describeWorkerRefusals(url: string): void {
   describe("wrangler dev with a database it cannot use", () => {
-    test("TASK_STORE=postgres outside the postgres environment stops it, naming the missing TASK_DB binding", async () => {
-      const message = await startFailure("wrangler", { TASK_STORE: "postgres" });
-      expectNonZeroExit(message);
-      expect(message).toContain("TASK_STORE is postgres but the TASK_DB Hyperdrive binding is missing");
-    });
-
-    test("DATABASE_SCHEMA=Tasks-List stops it, naming DATABASE_SCHEMA", async () => {
-      const { env, start } = onPostgres("wrangler", url, "Tasks-List");
-      const message = await startFailure("wrangler", env, start);
-      expectNonZeroExit(message);
-      expect(message).toContain("DATABASE_SCHEMA must be a schema name of 1 to 63 lowercase");
-      expect(message).not.toContain(password);
-    });
-
     test("a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown", async () => {
       const secret = `never-shown-${crypto.randomUUID()}`;
       const { env, start } = onPostgres(

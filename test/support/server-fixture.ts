@@ -6,12 +6,16 @@ import { type RunningServer, type Runtime, type StartOptions, startServer } from
  * when they fail. The returned function gives the server; if it did not start, it throws the
  * start error with the server's output, so every test that needs it fails with that reason.
  */
-export function useServer(runtime: Runtime, env: Readonly<Record<string, string>>): () => RunningServer {
+export function useServer(
+  runtime: Runtime,
+  env: Readonly<Record<string, string>>,
+  options: StartOptions = {},
+): () => RunningServer {
   let server: RunningServer | undefined;
   let startFailure: unknown;
   beforeAll(async () => {
     try {
-      server = await startServer(runtime, env);
+      server = await startServer(runtime, env, options);
     } catch (error) {
       startFailure = error;
     }
