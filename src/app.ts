@@ -2,6 +2,7 @@
 // only Web-standard APIs, so every runtime serves it as it is.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
+import type { UpgradeWebSocket } from "hono/ws";
 import { type AppConfig, listLimits } from "./config.ts";
 import { apiError } from "./errors.ts";
 import { accessGuards } from "./http/access.ts";
@@ -19,14 +20,22 @@ import {
 import { type LogSink, logEvent, requestLogger } from "./http/request-log.ts";
 import type { ListVersion } from "./list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "./list/limits.ts";
-import { fullOfBytes, fullOfTasks, NOT_FOUND } from "./messages.ts";
+import { parseCursor } from "./live/cursor.ts";
+import { eventStream } from "./live/event-stream.ts";
+import { TaskFrames } from "./live/frames.ts";
+import { socketFeed } from "./live/socket-feed.ts";
+import { Subscribers } from "./live/subscribers.ts";
+import { fullOfBytes, fullOfTasks, NOT_FOUND, TOO_MANY_SUBSCRIBERS } from "./messages.ts";
 import { homePage } from "./pages/home.ts";
 import { openApiDocument } from "./pages/openapi.ts";
 import type { TaskStore } from "./store/store.ts";
 
 /** The two paths that serve the same list. */
 export const TASK_PATHS = ["/tasks", "/index.php"];
+/** Where the list's changes are followed: Server-Sent Events, or a WebSocket. */
+export const EVENTS_PATH = "/tasks/events";
 const DOCUMENT_PATH = "/openapi.json";
+const EVENT_STREAM_TYPE = "text/event-stream";
 const HTML_TYPE = "text/html; charset=utf-8";
 /** Methods in the order `Allow` lists them. */
 const METHOD_ORDER = ["GET", "HEAD", "POST"];
@@ -41,13 +50,27 @@ export interface AppOptions {
    * write as the head, and bytes in a second one. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
+  /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
+  readonly upgradeWebSocket?: UpgradeWebSocket;
+  /**
+   * Answers a WebSocket subscriber at `cursor` in place of the runtime's upgrade: for a store that
+   * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
+   */
+  readonly openSocket?: (request: Request, cursor: number) => Response | Promise<Response>;
 }
 
 /** The task list app, as {@link createApp} builds it. */
 export type TaskApp = Hono<DutyEnv>;
 
 /** Builds the task list app. */
-export function createApp({ store, config, logSink = console, textBodies = false }: AppOptions): TaskApp {
+export function createApp({
+  store,
+  config,
+  logSink = console,
+  textBodies = false,
+  upgradeWebSocket,
+  openSocket,
+}: AppOptions): TaskApp {
   // The 404 and error handlers sit on the root, so that requests outside the base path get request
   // ids, logs and headers too; the routes sit under the base path.
   const root = new Hono<DutyEnv>();
@@ -84,13 +107,37 @@ export function createApp({ store, config, logSink = console, textBodies = false
     else app.on(method, paths, duties.middleware, ...chain, handler);
   };
 
-  const listAnswer = (c: Context<DutyEnv>, list: ListVersion): Response => {
+  // `?after=N` asks for the tasks after id N only: the list's ETag still says whether anything changed.
+  const listAnswer = (c: Context<DutyEnv>, list: ListVersion, after: number | undefined): Response => {
     checkLimits(list.usage);
-    return conditionalAnswer(c, list.version, () => list.body(), { "Cache-Control": "no-cache" });
+    const body = after === undefined ? () => list.body() : () => list.after(after);
+    return conditionalAnswer(c, list.version, body, { "Cache-Control": "no-cache" });
   };
   route("GET", TASK_PATHS, [withCors, guards.read], (c) => {
+    const after = parseCursor(c.req.query("after"), "after");
     const list = store.read();
-    return list instanceof Promise ? list.then((read) => listAnswer(c, read)) : listAnswer(c, list);
+    return list instanceof Promise ? list.then((read) => listAnswer(c, read, after)) : listAnswer(c, list, after);
+  });
+
+  const frames = new TaskFrames();
+  const subscribers = new Subscribers(config.maxSubscribers);
+  route("GET", [EVENTS_PATH], [withCors, guards.read], (c) => {
+    // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
+    const cursor =
+      parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
+    const headers = { "Content-Type": EVENT_STREAM_TYPE, "Cache-Control": "no-cache" };
+    if (c.req.method === "HEAD") return answer(c, 200, null, headers);
+    const socket = c.req.header("Upgrade")?.toLowerCase() === "websocket";
+    if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
+    const leave = subscribers.join();
+    if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
+    if (socket && upgradeWebSocket !== undefined) {
+      return upgradeWebSocket(c, socketFeed(store, cursor, frames, leave)).catch((error: unknown) => {
+        leave();
+        throw error;
+      });
+    }
+    return answer(c, 200, eventStream(store, cursor, frames, c.req.raw.signal, leave), headers, null);
   });
 
   route("POST", TASK_PATHS, [withCors, guards.write], async (c) => {
@@ -131,7 +178,9 @@ export function createApp({ store, config, logSink = console, textBodies = false
   );
 
   // With CORS on, Hono's CORS middleware answers every OPTIONS itself, with 204.
-  if (withCors !== undefined) app.on("OPTIONS", [...TASK_PATHS, DOCUMENT_PATH], duties.middleware, withCors);
+  if (withCors !== undefined) {
+    app.on("OPTIONS", [...TASK_PATHS, EVENTS_PATH, DOCUMENT_PATH], duties.middleware, withCors);
+  }
 
   // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.
   let allowed: Map<string, string> | undefined;

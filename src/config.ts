@@ -33,6 +33,8 @@ export interface AppConfig {
   readonly readTokens: readonly string[];
   /** Bearer tokens that may read and append; empty when anyone may append. */
   readonly writeTokens: readonly string[];
+  /** Readers that may follow the list's changes at once in this process or isolate (MAX_SUBSCRIBERS). */
+  readonly maxSubscribers: number;
 }
 
 /** Where the service runs, as far as limits go: the largest list its stores can hold and serve. */
@@ -83,6 +85,7 @@ export function parseAppConfig(env: EnvRecord, platform: Platform = SERVER_PLATF
     logLevel: parseChoice(env, "LOG_LEVEL", LOG_LEVELS),
     readTokens: parseTokens(env, "READ_TOKENS"),
     writeTokens: parseTokens(env, "WRITE_TOKENS"),
+    maxSubscribers: parseCount(env, "MAX_SUBSCRIBERS", 10_000, 0, 1_000_000),
   };
 }
 

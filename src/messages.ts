@@ -37,3 +37,11 @@ export function fullOfTasks(maxTasks: number): string {
 export function fullOfBytes(maxListBytes: number): string {
   return `Task list is full: this task would take the list past its limit of ${maxListBytes} bytes`;
 }
+
+/** The 400 for a cursor that is not a task id. */
+export function badCursor(name: "after" | "Last-Event-ID"): string {
+  return `${name} must be a whole number of at most 15 digits: the id of the last task you have`;
+}
+
+/** The 503 past MAX_SUBSCRIBERS; the answer carries Retry-After. */
+export const TOO_MANY_SUBSCRIBERS = "Too many subscribers are following the list: try again in a moment";

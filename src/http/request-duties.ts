@@ -29,6 +29,10 @@ export interface Duty {
   complete: boolean;
   /** Whether fixed bodies go out as text, which the runtime's adapter sends fastest (see {@link DutyOptions}). */
   readonly text: boolean;
+  /** The request's method, read when it arrived. */
+  readonly method: string;
+  /** What the log line needs of the request beyond its path, read when it arrived (see {@link RequestLog}). */
+  readonly detail: string;
 }
 
 /** How the duties answer on a given runtime. */
@@ -46,8 +50,16 @@ export type DutyEnv = { Variables: { duty: Duty } };
 /** A handler that answers by itself, without calling on a next one. */
 export type DutyHandler = (c: Context<DutyEnv>) => Response | Promise<Response>;
 
-/** Writes a request's log line once it is answered. */
-export type RequestLog = (c: Context<DutyEnv>, duty: Duty, res: Response) => void;
+/** A request's log line. */
+export interface RequestLog {
+  /**
+   * Reads what the line needs of the request, when it arrives: once answered a request may be
+   * gone (Deno closes it when it becomes a WebSocket).
+   */
+  readonly detail?: (c: Context<DutyEnv>) => string;
+  /** Writes the line once the request is answered. */
+  readonly write: (c: Context<DutyEnv>, duty: Duty, res: Response) => void;
+}
 
 const encoder = new TextEncoder();
 /** What Hono's request-id middleware keeps of a client's id: up to 255 of these characters. */
@@ -57,21 +69,23 @@ const JSON_TYPE = "application/json";
 /**
  * Makes a response with every header given at once, the common ones included, so that each
  * runtime's adapter can send it as it is (on Node, without building a Headers object). A fixed
- * body's length is left to the runtime, which knows it; a stream's, and HEAD's, are stated.
+ * body's length is left to the runtime, which knows it; a stream's, and HEAD's, are stated, unless
+ * `bytes` is null: a stream that goes on for as long as the client reads (events).
  */
 export function answer(
   c: Context<DutyEnv>,
   status: StatusCode,
   body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
   headers: Record<string, string>,
-  bytes = 0,
+  bytes: number | null = 0,
 ): Response {
   const duty = c.get("duty");
-  duty.bytes = bytes;
+  duty.bytes = bytes ?? 0;
   duty.complete = true;
   headers["X-Request-Id"] = duty.id;
   headers["X-Content-Type-Options"] = "nosniff";
-  if (body !== null && (body instanceof ReadableStream || c.req.method === "HEAD")) {
+  // A stream of unknown length (events) goes on for as long as the client reads.
+  if (bytes !== null && body !== null && (body instanceof ReadableStream || c.req.method === "HEAD")) {
     headers["Content-Length"] = String(bytes);
   }
   return new Response(body, { status, headers });
@@ -125,7 +139,9 @@ export function answerError(error: Error, c: Context<DutyEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
-    return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }));
+    // Every 503 says when to try again.
+    const extra: Record<string, string> = error.status === 503 ? { "Retry-After": "1" } : {};
+    return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }), extra);
   }
   if (error instanceof StoreUnavailableError) {
     return jsonAnswer(c, 503, JSON.stringify({ message: STORE_UNAVAILABLE }), { "Retry-After": "1" });
@@ -176,7 +192,15 @@ export function requestDuties(
   const begin = (c: Context<DutyEnv>): Duty => {
     const given = c.req.header("X-Request-Id");
     const id = given !== undefined && CLIENT_ID.test(given) ? given : nextId();
-    const duty: Duty = { id, start: performance.now(), bytes: 0, complete: false, text: textBodies };
+    const duty: Duty = {
+      id,
+      start: performance.now(),
+      bytes: 0,
+      complete: false,
+      text: textBodies,
+      method: c.req.method,
+      detail: log?.detail?.(c) ?? "",
+    };
     c.set("duty", duty);
     return duty;
   };
@@ -186,7 +210,12 @@ export function requestDuties(
       res.headers.set("X-Request-Id", duty.id);
       res.headers.set("X-Content-Type-Options", "nosniff");
     }
-    log?.(c, duty, res);
+    try {
+      log?.write(c, duty, res);
+    } catch (error) {
+      // A line that cannot be written must not change the answer, least of all a WebSocket's.
+      console.error(error);
+    }
     return res;
   };
   const fail = (c: Context<DutyEnv>, error: unknown): Response => {

@@ -1,5 +1,6 @@
 // The service's log: one JSON line per request, with secrets a client sent kept out, and lines
 // for what is not a request; servers gather lines into one write per timer turn.
+import { HTTPException } from "hono/http-exception";
 import type { LogLevel } from "../config.ts";
 import type { RequestLog } from "./request-duties.ts";
 
@@ -27,11 +28,11 @@ export function requestLogger(
   const redact = (text: string) =>
     hidden.reduce((out, secret) => (out.includes(secret) ? out.replaceAll(secret, "[redacted]") : out), text);
   const clock = isoClock();
-  return (c, duty, res) => {
+  const write: RequestLog["write"] = (c, duty, res) => {
     const status = res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
     if (SEVERITY[lineLevel] < threshold) return;
-    const method = c.req.method;
+    const method = duty.method;
     // An answer the service made says its size; reading another's body would cost more than the log.
     const bytes =
       method === "HEAD" || status === 304
@@ -42,15 +43,22 @@ export function requestLogger(
     const durationMs = Math.round((performance.now() - duty.start) * 1000) / 1000;
     // Written field by field: the id is made of [\w=-] and the level is ours, so only the
     // method and path need escaping, and no object is built per request.
-    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${duty.id}","method":${JSON.stringify(method)},"path":${JSON.stringify(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}`;
-    if (level === "debug") {
-      line += `,"query":${JSON.stringify(new URL(c.req.url).search)}`;
-      const userAgent = c.req.header("User-Agent");
-      if (userAgent !== undefined) line += `,"userAgent":${JSON.stringify(userAgent)}`;
+    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${duty.id}","method":${JSON.stringify(method)},"path":${JSON.stringify(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}${duty.detail}`;
+    // A contract's own answer (a 503 past MAX_SUBSCRIBERS) needs no stack; the unexpected does.
+    if (c.error !== undefined && status >= 500 && !(c.error instanceof HTTPException)) {
+      line += `,"error":${JSON.stringify(describe(c.error))}`;
     }
-    if (c.error !== undefined && status >= 500) line += `,"error":${JSON.stringify(describe(c.error))}`;
     line += "}";
     (lineLevel === "error" ? sink.error : sink.log).call(sink, hidden.length === 0 ? line : redact(line));
+  };
+  if (level !== "debug") return { write };
+  return {
+    detail: (c) => {
+      const userAgent = c.req.header("User-Agent");
+      const agent = userAgent === undefined ? "" : `,"userAgent":${JSON.stringify(userAgent)}`;
+      return `,"query":${JSON.stringify(new URL(c.req.url).search)}${agent}`;
+    },
+    write,
   };
 }
 

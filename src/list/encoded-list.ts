@@ -55,6 +55,8 @@ export interface ListVersion {
   after(id: number): JsonBytes;
   /** The tasks after id `id`, in id order, each as its own JSON. */
   tasksAfter(id: number): Iterable<EncodedTask>;
+  /** Bytes of the JSON of the tasks after id `id`, the commas between them included. */
+  bytesAfter(id: number): number;
 }
 
 /** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
@@ -231,6 +233,11 @@ class Snapshot implements ListVersion {
       const json = (this.#pages[page] ?? EMPTY).subarray(start - pageStart, end - pageStart);
       yield { id: readId(json, 0), json };
     }
+  }
+
+  bytesAfter(id: number): number {
+    const first = this.#indexAfter(id);
+    return first === this.#count ? 0 : this.#length - (this.#starts[first] ?? 0);
   }
 
   /** The index of the first task whose id is greater than `id`, or the count when there is none. */

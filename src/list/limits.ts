@@ -8,6 +8,12 @@ export interface ListUsage {
   readonly bytes: number;
 }
 
+/**
+ * Bytes of tasks appended since a subscriber came that may wait for it, unsent because it does not
+ * read, before it is cut off; it can come back with its cursor and misses nothing.
+ */
+export const FOLLOWER_CUT_OFF_BYTES = 1024 * 1024;
+
 /** Which limit kept a task out. */
 export type Limit = "tasks" | "bytes";
 

@@ -3,6 +3,7 @@
 import type { AppConfig } from "../config.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import {
+  badCursor,
   bodyTooLarge,
   fullOfBytes,
   fullOfTasks,
@@ -13,6 +14,7 @@ import {
   NOT_JSON_TYPE,
   READ_ONLY,
   STORE_UNAVAILABLE,
+  TOO_MANY_SUBSCRIBERS,
 } from "../messages.ts";
 
 type Json = Record<string, unknown>;
@@ -27,6 +29,8 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const response = (name: string) => ({ $ref: `#/components/responses/${name}` });
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const IF_NONE_MATCH = { $ref: "#/components/parameters/IfNoneMatch" };
+const AFTER = { $ref: "#/components/parameters/After" };
+const LAST_EVENT_ID = { $ref: "#/components/parameters/LastEventId" };
 
 /** The OpenAPI document of the service exactly as CONTRACT.md defines it, for this configuration. */
 export function openApiDocument(config: AppConfig): Json {
@@ -43,6 +47,7 @@ export function openApiDocument(config: AppConfig): Json {
     paths: {
       "/tasks": taskPath,
       "/index.php": taskPath,
+      "/tasks/events": eventOperations(config),
       "/openapi.json": readOnlyOperations(
         "OpenApiDocument",
         "This document",
@@ -85,15 +90,16 @@ function taskOperations(config: AppConfig): Json {
   const listHeaders = { ETag: header("ETag"), "Cache-Control": header("CacheControl") };
   const readFailures = {
     "304": response("NotModified"),
+    "400": errorResponse("`after` is not a whole number of at most 15 digits", badCursor("after")),
     "500": response("InternalError"),
     "503": response("StoreUnavailable"),
   };
   return {
     get: {
       operationId: "listTasks",
-      summary: "Read the whole list, in insertion order",
+      summary: "Read the whole list in insertion order, or with `after` only the tasks after an id",
       ...(read.security === undefined ? {} : { security: read.security }),
-      parameters: [IF_NONE_MATCH],
+      parameters: [IF_NONE_MATCH, AFTER],
       responses: {
         ...read.responses,
         "200": {
@@ -108,11 +114,12 @@ function taskOperations(config: AppConfig): Json {
       operationId: "headTasks",
       summary: "What GET answers, without the body",
       ...(read.security === undefined ? {} : { security: read.security }),
-      parameters: [IF_NONE_MATCH],
+      parameters: [IF_NONE_MATCH, AFTER],
       responses: {
         ...(read.security === undefined ? {} : { "401": response("UnauthorizedNoBody") }),
         "200": { description: "The list's headers", headers: listHeaders },
         ...readFailures,
+        "400": { description: "`after` is not a whole number of at most 15 digits; no body" },
       },
     },
     post: {
@@ -160,6 +167,61 @@ function taskOperations(config: AppConfig): Json {
             responses: { "204": { description: "Preflight answered; Access-Control-* headers tell what is allowed" } },
           },
     ...Object.fromEntries(OTHER_METHODS.map((method) => [method, methodNotAllowed("GET, HEAD, POST")])),
+  };
+}
+
+/** The list's changes: Server-Sent Events, or with `Upgrade: websocket` one text message per task. */
+function eventOperations(config: AppConfig): Json {
+  const read = access(config, "read");
+  const streamHeaders = { "Cache-Control": header("CacheControl") };
+  const cursor = [LAST_EVENT_ID, AFTER];
+  const description =
+    "Each task is one event: `id: <task id>`, `event: task`, `data: <the task's JSON exactly as GET serves it>`. The stream sends every task after the cursor (Last-Event-ID, else `after`, else 0) in id order, then each task appended later, once, in id order. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of new tasks wait for it; it comes back with its cursor and misses nothing.";
+  return {
+    get: {
+      operationId: "followTasks",
+      summary: "Follow the list's changes from a cursor",
+      description: `${description} With \`Upgrade: websocket\` the same tasks come as WebSocket text messages, one per task, each the task's JSON.`,
+      ...(read.security === undefined ? {} : { security: read.security }),
+      parameters: cursor,
+      responses: {
+        ...read.responses,
+        "101": { description: "Switching to a WebSocket that carries one text message per task" },
+        "200": {
+          description: "The event stream; it stays open",
+          headers: streamHeaders,
+          content: { "text/event-stream": { schema: { type: "string" } } },
+        },
+        "400": errorResponse("The cursor is not a whole number of at most 15 digits", badCursor("after")),
+        "500": response("InternalError"),
+        "503": {
+          ...response("StoreUnavailable"),
+          description: `MAX_SUBSCRIBERS (${config.maxSubscribers}) follow the list already ("${TOO_MANY_SUBSCRIBERS}"), or the store cannot be reached: try again after Retry-After`,
+        },
+      },
+    },
+    head: {
+      operationId: "headTaskEvents",
+      summary: "What GET answers, without the body; nothing is followed",
+      ...(read.security === undefined ? {} : { security: read.security }),
+      parameters: cursor,
+      responses: {
+        ...(read.security === undefined ? {} : { "401": response("UnauthorizedNoBody") }),
+        "200": {
+          description: "The stream's headers",
+          headers: { ...streamHeaders, "Content-Type": header("EventStream") },
+        },
+        "400": { description: "The cursor is not a whole number of at most 15 digits; no body" },
+      },
+    },
+    options:
+      config.corsOrigins === undefined
+        ? methodNotAllowed("GET, HEAD")
+        : {
+            description: "CORS preflight",
+            responses: { "204": { description: "Preflight answered; Access-Control-* headers tell what is allowed" } },
+          },
+    ...Object.fromEntries([...OTHER_METHODS, "post"].map((method) => [method, methodNotAllowed("GET, HEAD")])),
   };
 }
 
@@ -230,6 +292,20 @@ function components(config: AppConfig): Json {
       },
     },
     parameters: {
+      After: {
+        name: "after",
+        in: "query",
+        required: false,
+        description: "The id of the last task the client has: only the tasks after it are sent",
+        schema: { type: "string", pattern: "^[0-9]{1,15}$" },
+      },
+      LastEventId: {
+        name: "Last-Event-ID",
+        in: "header",
+        required: false,
+        description: "The id of the last event received, as EventSource sends it when it reconnects; wins over `after`",
+        schema: { type: "string", pattern: "^[0-9]{1,15}$" },
+      },
       IfNoneMatch: {
         name: "If-None-Match",
         in: "header",
@@ -243,6 +319,11 @@ function components(config: AppConfig): Json {
         description: "Changes whenever the content changes",
         required: true,
         schema: { type: "string", pattern: '^"[^"]*"$' },
+      },
+      EventStream: {
+        description: "The stream's media type",
+        required: true,
+        schema: { const: "text/event-stream" },
       },
       CacheControl: {
         description: "Always no-cache: revalidate with If-None-Match",

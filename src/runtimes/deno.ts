@@ -1,4 +1,5 @@
 // The Deno entry: Deno.serve on PORT and HOST.
+import { upgradeWebSocket } from "hono/deno";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { createServerApp } from "./server.ts";
@@ -10,7 +11,7 @@ const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
   for (let written = 0; written < bytes.byteLength; ) written += stream.writeSync(bytes.subarray(written));
 };
 const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
-const { app, listen } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink);
+const { app, listen } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, { upgradeWebSocket });
 
 const server = Deno.serve(
   {

@@ -1,5 +1,6 @@
 // The Node entry: @hono/node-server on PORT and HOST.
-import { serve } from "@hono/node-server";
+import { serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
+import { WebSocketServer } from "ws";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { createServerApp } from "./server.ts";
@@ -10,9 +11,15 @@ const logSink = batchedLogSink({
   error: (text) => process.stderr.write(`${text}\n`),
 });
 // @hono/node-server sends a text body in the same write as the head.
-const { app, listen } = await createServerApp(process.env, openNodeSqlite, logSink, { textBodies: true });
+const { app, listen } = await createServerApp(process.env, openNodeSqlite, logSink, {
+  textBodies: true,
+  upgradeWebSocket,
+});
 
-const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host }, (info) => {
+// The server hands WebSocket upgrades to ws, which the app's upgrades then take. ws types its
+// options `noServer?: boolean | undefined`, which this project's exact optional types tell apart.
+const websocket = { server: new WebSocketServer({ noServer: true }) as WebSocketServerLike };
+const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, websocket }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

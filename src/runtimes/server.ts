@@ -1,5 +1,5 @@
 // What Node, Bun and Deno share before they listen: settings, the store, and the app.
-import { createApp, type TaskApp } from "../app.ts";
+import { type AppOptions, createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
 import type { LogSink } from "../http/request-log.ts";
 import { openServerStore } from "../store/kinds.ts";
@@ -13,7 +13,7 @@ export async function createServerApp(
   env: EnvRecord,
   openSqlite: OpenSqliteFile,
   logSink: LogSink,
-  options: { readonly textBodies?: boolean } = {},
+  options: Pick<AppOptions, "textBodies" | "upgradeWebSocket"> = {},
 ): Promise<{ readonly app: TaskApp; readonly listen: ListenConfig }> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);

@@ -29,6 +29,10 @@ export interface ConformanceOptions {
   readonly corsOrigins?: "*" | readonly string[];
   /** The target has served no POST yet, so it must hold exactly the two initial tasks. */
   readonly fresh?: boolean;
+  /** The target takes WebSocket upgrades on /tasks/events (a real server), so the socket cases run. */
+  readonly sockets?: boolean;
+  /** MAX_SUBSCRIBERS, when it is small enough for the suite to reach. */
+  readonly maxSubscribers?: number;
 }
 
 /** A body to send: text or bytes as they are, or bytes streamed in chunks without a Content-Length. */
@@ -78,6 +82,10 @@ const STREAM_CHUNK_BYTES = 16 * 1024;
 export interface Client {
   readonly options: ConformanceOptions;
   send(request: RequestSpec): Promise<Reply>;
+  /** Sends a request and hands back the answer with its body unread, for a stream that goes on. */
+  open(request: RequestSpec): Promise<Response>;
+  /** Opens a WebSocket to `path` (with its query) under the base URL, with the suite's read token. */
+  socket(path: string): WebSocket;
   /** Reads the list with GET /tasks and checks that it is a list of tasks. */
   readList(): Promise<ListSnapshot>;
   /** Creates a task and checks that the answer is 200; returns the created task. */
@@ -93,10 +101,22 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
   }
   const origin = base.slice(0, base.length - basePath.length);
 
-  const send = async (spec: RequestSpec): Promise<Reply> => {
+  const open = (spec: RequestSpec): Promise<Response> => {
     const url = `${spec.outsideBasePath === true ? origin : base}${spec.path}`;
     const token = spec.anonymous === true ? undefined : options.tokens?.write;
-    const response = await target.fetch(new Request(url, requestInit(spec, token)));
+    return target.fetch(new Request(url, requestInit(spec, token)));
+  };
+
+  const socket = (path: string): WebSocket => {
+    const url = `${base.replace(/^http/, "ws")}${path}`;
+    const token = options.tokens?.read;
+    // Node's WebSocket (undici) takes headers beside the standard arguments; browsers cannot send them.
+    const init = { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } };
+    return new WebSocket(url, init as unknown as string[]);
+  };
+
+  const send = async (spec: RequestSpec): Promise<Reply> => {
+    const response = await open(spec);
     const bytes = new Uint8Array(await response.arrayBuffer());
     return { status: response.status, headers: response.headers, bytes, text: decoder.decode(bytes) };
   };
@@ -125,7 +145,7 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
     return created;
   };
 
-  return { options, send, readList, create };
+  return { options, send, open, socket, readList, create };
 }
 
 /** A POST of `value` as JSON with `Content-Type: application/json`. */

@@ -18,6 +18,7 @@ export const CONFIGURED_ENV = {
   LOG_LEVEL: "debug",
   READ_TOKENS: `${READ_TOKEN},another-read-token-0123`,
   WRITE_TOKENS: `another-write-token-0123, ${WRITE_TOKEN}`,
+  MAX_SUBSCRIBERS: "10",
 } as const;
 
 /** What the suite is told about a target started with {@link CONFIGURED_ENV}. */
@@ -27,6 +28,7 @@ export const CONFIGURED_OPTIONS: ConformanceOptions = {
   maxTasks: Number(CONFIGURED_ENV.MAX_TASKS),
   corsOrigins: CONFIGURED_ENV.CORS_ORIGINS.split(",").map((origin) => origin.trim()),
   tokens: { read: READ_TOKEN, write: WRITE_TOKEN },
+  maxSubscribers: Number(CONFIGURED_ENV.MAX_SUBSCRIBERS),
 };
 
 /** The tokens of {@link CONFIGURED_ENV}, every one of which must stay out of logs and answers. */

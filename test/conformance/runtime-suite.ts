@@ -21,8 +21,18 @@ const REQUEST_TIMEOUT_MS = 30_000;
  */
 export function describeRuntimeConformance(runtime: Runtime): void {
   // wrangler dev runs here as `npm start` runs it, through its command line; elsewhere through its API.
-  describeServer(runtime, "default configuration", {}, { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES }, true);
-  describeServer(runtime, "every setting configured", CONFIGURED_ENV, { ...CONFIGURED_OPTIONS, fresh: true });
+  describeServer(
+    runtime,
+    "default configuration",
+    {},
+    { fresh: true, sockets: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+    true,
+  );
+  describeServer(runtime, "every setting configured", CONFIGURED_ENV, {
+    ...CONFIGURED_OPTIONS,
+    fresh: true,
+    sockets: true,
+  });
   describeStartRefusals(runtime);
 }
 

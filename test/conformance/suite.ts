@@ -2,6 +2,7 @@ import { accessCases } from "./access.ts";
 import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
 import { runTableCase } from "./expect.ts";
+import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
 import { tableCases } from "./table.ts";
 
@@ -34,6 +35,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
       (row): ConformanceCase => ({ name: row.name, run: (client) => runTableCase(client, row) }),
     ),
     ...statefulCases(),
+    ...liveCases(options),
     ...corsCases(options.corsOrigins),
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
   ];

@@ -62,7 +62,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
     }
   });
 
-  if (runtime === "wrangler") describeWorkerRefusals(url);
+  if (runtime === "wrangler") describeWorkerRefusals();
   else describeServerRefusals(runtime, url, password);
 }
 
@@ -142,7 +142,7 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
  * What a Worker does without a usable database: it has no start to reach the database from, so a
  * lost database answers 503. Its refusals of settings are the store table's, unit-tested.
  */
-function describeWorkerRefusals(url: string): void {
+function describeWorkerRefusals(): void {
   describe("wrangler dev with a database it cannot use", () => {
     test("a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown", async () => {
       const secret = `never-shown-${crypto.randomUUID()}`;

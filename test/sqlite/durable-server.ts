@@ -86,8 +86,10 @@ export function describeDurableServer(
       await server?.stop();
     });
     const target = () => ({ baseUrl: baseUrl(), fetch: fetchWithTimeout });
+    // A real server takes WebSocket subscribers too.
+    const served = { ...options, sockets: true };
 
-    describeConformance("conformance", target, options, casesBeforeLimits(options));
+    describeConformance("conformance", target, served, casesBeforeLimits(served));
 
     test("after a restart the server holds every task it had, with the same ETag, and ids continue", async () => {
       const before = await readList(baseUrl(), token);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { type RunningServer, type Runtime, type StartOptions, startServer } from "./server.ts";
 
 /**
@@ -18,6 +18,12 @@ export function useServer(
       server = await startServer(runtime, env, options);
     } catch (error) {
       startFailure = error;
+    }
+  });
+  afterEach(({ task }) => {
+    // What the server said is what explains a failure; it is shown with the failing test only.
+    if (task.result?.state === "fail" && server !== undefined) {
+      console.error(`--- the ${runtime} server's output, last part ---\n${server.output().slice(-8_000)}`);
     }
   });
   afterAll(async () => {

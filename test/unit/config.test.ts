@@ -33,6 +33,7 @@ describe("parseAppConfig", () => {
       logLevel: "info",
       readTokens: [],
       writeTokens: [],
+      maxSubscribers: 10_000,
     });
   });
 

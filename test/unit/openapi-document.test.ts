@@ -28,7 +28,7 @@ describe.each([
     expect(await validator.validate({ ...document })).toEqual({ valid: true });
     expect(validator.version).toBe("3.1");
     expect(document.servers).toEqual([{ url: server }]);
-    expect(Object.keys(document.paths)).toEqual(["/tasks", "/index.php", "/openapi.json", "/"]);
+    expect(Object.keys(document.paths)).toEqual(["/tasks", "/index.php", "/tasks/events", "/openapi.json", "/"]);
   });
 
   test("answers 304 to a client that holds its ETag, and HEAD without a body", async () => {

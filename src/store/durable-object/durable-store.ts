@@ -28,6 +28,8 @@ export interface ListObjectRpc {
   ): ObjectAppendResult | Promise<ObjectAppendResult>;
   /** Resolves true once the list holds tasks after `lastId`, or false after `waitMs`. */
   nextChange(lastId: number, waitMs: number): Promise<boolean>;
+  /** Takes a WebSocket subscriber: the object holds subscribers' sockets itself, so they can hibernate. */
+  fetch(request: Request): Promise<Response>;
 }
 
 /** The binding of the object's class, as far as the store uses it. */
@@ -79,6 +81,15 @@ export class DurableObjectStore implements TaskStore {
       const changed = await Promise.race([this.#call(() => this.#stub().nextChange(lastId, WAIT_MS)), aborted]);
       if (changed) return;
     }
+  }
+
+  /**
+   * Hands a WebSocket subscriber at `cursor` to the object, which holds it through the Hibernation
+   * API and counts its subscribers against `maxSubscribers`.
+   */
+  openSocket(request: Request, cursor: number, maxSubscribers: number): Promise<Response> {
+    const url = `https://task-list-object/follow?after=${cursor}&max=${maxSubscribers}`;
+    return this.#call(() => this.#stub().fetch(new Request(url, { headers: request.headers })));
   }
 
   #stub(): ListObjectRpc {

@@ -1,15 +1,36 @@
-// The deployment's list in a SQLite-backed Durable Object, reached by typed RPC calls: only the
-// Worker's main module loads it, since it extends cloudflare:workers' DurableObject.
+// The deployment's list in a SQLite-backed Durable Object, reached by typed RPC calls, and the
+// WebSocket subscribers it holds itself: only the Worker's main module loads it, since it extends
+// cloudflare:workers' DurableObject.
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
+import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
 import { type SqliteConnection, SqliteList } from "../sqlite/sqlite-list.ts";
 import type { ListObjectRpc, ObjectAppendResult } from "./durable-store.ts";
 
+/** Bytes a subscriber's socket holds unsent before the object waits for it to read. */
+const SOCKET_MARK_BYTES = 64 * 1024;
+/** How often a socket that holds too much is looked at again while it catches up. */
+const DRAIN_POLL_MS = 20;
+/** "Try again later": the close code for a subscriber cut off for not reading. */
+const TRY_AGAIN_LATER = 1013;
+const decoder = new TextDecoder();
+
+/** What the object keeps with each subscriber's socket, across hibernation. */
+interface Follower {
+  /** The id of the last task sent to it. */
+  readonly cursor: number;
+  /** The last id when it came: tasks after it are new, and count towards cutting it off. */
+  readonly backlogEnd: number;
+}
+
 /**
- * A deployment's list. It keeps no copy of the list in memory: each caller keeps its own and asks
+ * A deployment's list. It keeps no copy of the list in memory: each Worker keeps its own and asks
  * only for the tasks it lacks, so the object's memory and each RPC value stay small however long
- * the list grows.
+ * the list grows. WebSocket subscribers connect to the object itself, through the Hibernation API:
+ * the object may leave memory between appends while they stay connected, so an idle list costs
+ * nothing.
  */
 export class TaskListObject extends DurableObject implements ListObjectRpc {
   // Built synchronously in the constructor, since the SQL API is synchronous: no request can reach
@@ -34,11 +55,22 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   append(titleJson: Uint8Array, completed: boolean, limits: ListLimits): ObjectAppendResult {
-    const title: unknown = JSON.parse(new TextDecoder().decode(titleJson));
+    const title: unknown = JSON.parse(decoder.decode(titleJson));
     if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
+    const before = this.#list.lastId;
     const appended = this.#list.append({ title, completed }, limits);
     if ("full" in appended) return { full: appended.full, usage: this.#list.usage };
     for (const wake of this.#waiting) wake();
+    for (const ws of this.ctx.getWebSockets()) {
+      const follower = ws.deserializeAttachment() as Follower;
+      // A subscriber at the end gets the new task as it is; one still catching up reads on.
+      if (follower.cursor === before && ws.bufferedAmount < SOCKET_MARK_BYTES) {
+        ws.send(appended.text);
+        ws.serializeAttachment({ ...follower, cursor: appended.task.id } satisfies Follower);
+      } else {
+        this.#feed(ws);
+      }
+    }
     return { id: appended.task.id, usage: this.#list.usage };
   }
 
@@ -54,6 +86,63 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
       const timer = setTimeout(() => finish(false), waitMs);
       this.#waiting.add(wake);
     });
+  }
+
+  /**
+   * A WebSocket subscriber, forwarded by a Worker with its cursor as `after` and the deployment's
+   * MAX_SUBSCRIBERS as `max`: one text message per task after the cursor, then one per new task.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const cursor = Number(url.searchParams.get("after") ?? "0");
+    const max = Number(url.searchParams.get("max") ?? "0");
+    if (this.ctx.getWebSockets().length >= max) {
+      return Response.json({ message: TOO_MANY_SUBSCRIBERS }, { status: 503, headers: { "Retry-After": "1" } });
+    }
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ cursor, backlogEnd: this.#list.lastId } satisfies Follower);
+    this.#feed(server);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override webSocketClose(ws: WebSocket, code: number): void {
+    // The Hibernation API leaves the reply to the subscriber's close to the object.
+    ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code);
+  }
+
+  override webSocketError(ws: WebSocket): void {
+    ws.close(1011, "The connection failed");
+  }
+
+  /**
+   * Sends `ws` the tasks after its cursor while it takes them; a socket that holds too much is
+   * looked at again shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new tasks wait.
+   */
+  #feed(ws: WebSocket): void {
+    if (ws.readyState !== WebSocket.OPEN) return;
+    let follower = ws.deserializeAttachment() as Follower;
+    while (follower.cursor < this.#list.lastId) {
+      if (ws.bufferedAmount >= SOCKET_MARK_BYTES) {
+        if (this.#list.bytesAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+          ws.close(TRY_AGAIN_LATER, "Too far behind: connect again with your cursor");
+        } else {
+          setTimeout(() => this.#feed(ws), DRAIN_POLL_MS);
+        }
+        return;
+      }
+      const { json, lengths } = this.#list.tasksAfter(follower.cursor, SOCKET_MARK_BYTES);
+      let offset = 0;
+      let cursor = follower.cursor;
+      for (const length of lengths) {
+        const text = decoder.decode(json.subarray(offset, offset + length));
+        ws.send(text);
+        cursor = Number(/^\{"id":(\d+)/.exec(text)?.[1] ?? cursor);
+        offset += length + 1;
+      }
+      follower = { ...follower, cursor };
+      ws.serializeAttachment(follower);
+    }
   }
 }
 

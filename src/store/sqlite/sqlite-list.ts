@@ -52,6 +52,8 @@ const SCHEMA = [
 const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
 const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
+/** Bytes of the tasks' JSON after an id, commas between them included, counted in SQL as the list encodes them. */
+const BYTES_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE id > ?`;
 
 /**
  * The list as tables in a SQLite database, of which this object must be the only writer: it keeps
@@ -136,6 +138,11 @@ export class SqliteList {
     this.#bytes += added;
     this.#lastId = created.id;
     return { task: created, text, json };
+  }
+
+  /** Bytes of the JSON of the tasks after id `afterId`, the commas between them included. */
+  bytesAfter(afterId: number): number {
+    return Number(this.#db.query(BYTES_AFTER, afterId)[0]?.bytes ?? 0);
   }
 
   /**

@@ -1,0 +1,17 @@
+// A reader's cursor: the id of the last task it has. The list only grows and ids say where each
+// task stands, so the tasks after a cursor are exactly what the reader lacks.
+import { apiError } from "../errors.ts";
+import { badCursor } from "../messages.ts";
+
+/** At most 15 digits: every such number is exact as a JavaScript number, and no id comes near it. */
+const CURSOR = /^\d{1,15}$/;
+
+/**
+ * Reads a cursor sent as `name` (the `after` parameter or the `Last-Event-ID` header), or
+ * undefined when it was not sent; anything but a whole number of at most 15 digits answers 400.
+ */
+export function parseCursor(value: string | undefined, name: "after" | "Last-Event-ID"): number | undefined {
+  if (value === undefined) return undefined;
+  if (!CURSOR.test(value)) throw apiError(400, badCursor(name));
+  return Number(value);
+}

@@ -1,0 +1,66 @@
+// Server-Sent Events: the list followed from a cursor, as a stream of `event: task` events.
+import type { TaskStore } from "../store/store.ts";
+import { follow, type Sink } from "./follow.ts";
+import { KEEP_ALIVE, type TaskFrames } from "./frames.ts";
+
+/** Bytes an event stream holds unsent before it waits for the subscriber to read. */
+const STREAM_MARK_BYTES = 64 * 1024;
+const encoder = new TextEncoder();
+/** Sent at once, so that the headers and a first byte pass any proxy that waits for a body. */
+const OPENING = encoder.encode(": following the list\n\n");
+
+/**
+ * The body of an SSE answer: the tasks after `cursor`, then each new one, as events. It ends when
+ * the client goes away (`gone`, the request's signal, which some runtimes fire before the stream
+ * learns it). `leave` is called once when the stream ends, whoever ends it.
+ */
+export function eventStream(
+  store: TaskStore,
+  cursor: number,
+  frames: TaskFrames,
+  gone: AbortSignal,
+  leave: () => void,
+): ReadableStream<Uint8Array> {
+  const stop = new AbortController();
+  let drain: (() => void) | undefined;
+  const end = () => {
+    stop.abort();
+    drain?.();
+    leave();
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        gone.addEventListener("abort", end, { once: true });
+        controller.enqueue(OPENING);
+        const sink: Sink = {
+          full: () => (controller.desiredSize ?? 0) <= 0,
+          drained: (signal) =>
+            new Promise((done) => {
+              drain = done;
+              signal.addEventListener("abort", () => done(), { once: true });
+            }),
+          send: (task, fresh) => controller.enqueue(frames.event(task, fresh)),
+          keepAlive: () => controller.enqueue(KEEP_ALIVE),
+          cutOff: () => controller.error(new Error("The subscriber stopped reading")),
+        };
+        follow(store, cursor, sink, stop.signal).then(
+          () => end(),
+          (error: unknown) => {
+            end();
+            controller.error(error);
+          },
+        );
+      },
+      pull() {
+        const waiting = drain;
+        drain = undefined;
+        waiting?.();
+      },
+      cancel() {
+        end();
+      },
+    },
+    { highWaterMark: STREAM_MARK_BYTES, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
+}

@@ -1,0 +1,57 @@
+// WebSocket subscribers: the list followed from a cursor, one text message per task, on whichever
+// runtime's WebSocket Hono's upgrade gives.
+import type { WSContext, WSEvents } from "hono/ws";
+import type { TaskStore } from "../store/store.ts";
+import { follow, type Sink } from "./follow.ts";
+import type { TaskFrames } from "./frames.ts";
+
+/** Bytes a socket holds unsent before the feed waits for the subscriber to read. */
+const SOCKET_MARK_BYTES = 64 * 1024;
+/** How often a full socket is looked at again: WebSockets say how much they hold, not when it drains. */
+const DRAIN_POLL_MS = 10;
+/** "Try again later": the close code for a subscriber cut off for not reading. */
+const TRY_AGAIN_LATER = 1013;
+
+/** The socket's own count of bytes sent but not yet written: `bufferedAmount`, or Bun's `getBufferedAmount()`. */
+function buffered(ws: WSContext): number {
+  const raw = ws.raw as { bufferedAmount?: number; getBufferedAmount?: () => number } | undefined;
+  if (typeof raw?.getBufferedAmount === "function") return raw.getBufferedAmount();
+  return raw?.bufferedAmount ?? 0;
+}
+
+/**
+ * The events of a WebSocket that follows the list from `cursor`. `leave` is called once when the
+ * socket closes or the feed ends.
+ */
+export function socketFeed(store: TaskStore, cursor: number, frames: TaskFrames, leave: () => void): WSEvents {
+  const stop = new AbortController();
+  const end = () => {
+    stop.abort();
+    leave();
+  };
+  return {
+    onOpen(_event, ws) {
+      const sink: Sink = {
+        full: () => buffered(ws) >= SOCKET_MARK_BYTES,
+        drained: (signal) =>
+          new Promise((done) => {
+            const timer = setInterval(() => {
+              if (signal.aborted || buffered(ws) < SOCKET_MARK_BYTES) {
+                clearInterval(timer);
+                done();
+              }
+            }, DRAIN_POLL_MS);
+          }),
+        send: (task, fresh) => ws.send(frames.text(task, fresh)),
+        keepAlive: () => {},
+        cutOff: () => ws.close(TRY_AGAIN_LATER, "Too far behind: connect again with your cursor"),
+      };
+      follow(store, cursor, sink, stop.signal).then(end, () => {
+        end();
+        ws.close(TRY_AGAIN_LATER, "The list cannot be read now: connect again with your cursor");
+      });
+    },
+    onClose: end,
+    onError: end,
+  };
+}
