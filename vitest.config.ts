@@ -12,7 +12,14 @@ export default defineConfig({
     projects: [
       {
         // In-process tests share one module graph: a fresh one per file cost more than the tests.
-        test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false, restoreMocks: true },
+        // --expose-gc: the live tests count what subscribers leave behind once collected.
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
+          isolate: false,
+          restoreMocks: true,
+          execArgv: ["--expose-gc"],
+        },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],

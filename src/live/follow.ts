@@ -31,34 +31,50 @@ export async function follow(store: TaskStore, cursor: number, sink: Sink, signa
   // Tasks up to here were there when the subscriber came: its backlog, read at its own pace.
   const backlogEnd = list.lastId;
   let lastSent = Date.now();
-  while (!signal.aborted) {
-    for (const task of list.tasksAfter(cursor)) {
-      if (sink.full()) break;
-      sink.send(task, task.id > backlogEnd);
-      cursor = task.id;
+  // One timer per subscriber, which sets itself again for 15 s after the last thing sent.
+  let keepAlive: ReturnType<typeof setTimeout> | undefined;
+  const tick = () => {
+    const quiet = Date.now() - lastSent;
+    if (quiet >= KEEP_ALIVE_MS) {
+      sink.keepAlive();
       lastSent = Date.now();
     }
-    if (sink.full()) {
-      if (list.bytesAfter(Math.max(cursor, backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
-        sink.cutOff();
-        return;
-      }
-      // Wait for the subscriber to read, or for more tasks, which may make it one to cut off.
-      const either = new AbortController();
-      const waiting = AbortSignal.any([signal, either.signal]);
-      await Promise.race([sink.drained(waiting), store.nextChange(list.lastId, waiting)]);
-      either.abort();
-    } else if (cursor >= list.lastId) {
-      const quiet = AbortSignal.any([
-        signal,
-        AbortSignal.timeout(Math.max(KEEP_ALIVE_MS - (Date.now() - lastSent), 0)),
-      ]);
-      await store.nextChange(cursor, quiet);
-      if (!signal.aborted && Date.now() - lastSent >= KEEP_ALIVE_MS) {
-        sink.keepAlive();
+    keepAlive = setTimeout(tick, KEEP_ALIVE_MS - (quiet >= KEEP_ALIVE_MS ? 0 : quiet));
+  };
+  keepAlive = setTimeout(tick, KEEP_ALIVE_MS);
+  try {
+    while (!signal.aborted) {
+      for (const task of list.tasksAfter(cursor)) {
+        if (sink.full()) break;
+        sink.send(task, task.id > backlogEnd);
+        cursor = task.id;
         lastSent = Date.now();
       }
+      if (sink.full()) {
+        if (list.bytesAfter(Math.max(cursor, backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+          sink.cutOff();
+          return;
+        }
+        await drainedOrChanged(store, sink, list.lastId, signal);
+      } else {
+        await store.nextChange(cursor, signal);
+      }
+      if (!signal.aborted) list = await store.read();
     }
-    if (!signal.aborted) list = await store.read();
+  } finally {
+    clearTimeout(keepAlive);
+  }
+}
+
+/** Waits for a full subscriber to read, or for more tasks, which may make it one to cut off. */
+async function drainedOrChanged(store: TaskStore, sink: Sink, lastId: number, signal: AbortSignal): Promise<void> {
+  const either = new AbortController();
+  const stop = () => either.abort();
+  signal.addEventListener("abort", stop, { once: true });
+  try {
+    await Promise.race([sink.drained(either.signal), store.nextChange(lastId, either.signal)]);
+  } finally {
+    either.abort();
+    signal.removeEventListener("abort", stop);
   }
 }

@@ -4,6 +4,7 @@ import { useServer } from "../support/server-fixture.ts";
 import { corsOrigins, describeCors, describeCorsOff, describeNoEcho } from "./browser-facing.ts";
 import { describeFaults } from "./faults.ts";
 import { expectMessageBody, listText, postTask, send } from "./http.ts";
+import { describeLive } from "./live.ts";
 import { describeFigures, MAX_IN_FLIGHT, runMixedLoad } from "./mixed-load.ts";
 import { describeSteadyFigures, runSteadyLoad } from "./steady-load.ts";
 
@@ -133,4 +134,6 @@ export function describeReliability(runtime: Runtime): void {
 
     describeCorsOff(server);
   });
+
+  describeLive(runtime, MEMORY_BOUNDED[runtime]);
 }

@@ -1,0 +1,111 @@
+import { describe, expect, test, vi } from "vitest";
+import type { TaskApp } from "../../src/app.ts";
+import { appFrom, postJson } from "./helpers.ts";
+
+const decoder = new TextDecoder();
+/** A title of 256 KiB: five of them are more than a MiB. */
+const BIG = "x".repeat(256 * 1024);
+
+/** A body's reader, as far as these tests use it. */
+interface Reader {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/** Subscribes in-process and hands back the body's reader. */
+async function subscribe(app: TaskApp, query = ""): Promise<Reader> {
+  const res = await app.request(`/tasks/events${query}`);
+  expect(res.status).toBe(200);
+  const reader = res.body?.getReader();
+  if (reader === undefined) throw new Error("An event stream must have a body");
+  return reader;
+}
+
+/** Reads until `text` has arrived; returns all that was read. */
+async function readUntil(reader: Reader, text: string): Promise<string> {
+  let read = "";
+  while (!read.includes(text)) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`The stream ended before ${JSON.stringify(text)}; got ${read}`);
+    read += decoder.decode(value);
+  }
+  return read;
+}
+
+describe("a subscriber of the list's events", () => {
+  test("gets a comment after 15 s without an event, and another 15 s later", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+    try {
+      const reader = await subscribe(appFrom(), "?after=2");
+      expect(await readUntil(reader, ": following the list\n\n")).toBe(": following the list\n\n");
+      await vi.advanceTimersByTimeAsync(14_900);
+      const early = reader.read();
+      let arrived = false;
+      void early.then(() => {
+        arrived = true;
+      });
+      await vi.advanceTimersByTimeAsync(50);
+      expect(arrived).toBe(false);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(decoder.decode((await early).value)).toBe(": keep-alive\n\n");
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(decoder.decode((await reader.read()).value)).toBe(": keep-alive\n\n");
+      await reader.cancel();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("that stops reading is cut off once more than a MiB of new tasks waits for it; its cursor brings back the rest", async () => {
+    const app = appFrom({ LOG_LEVEL: "off" });
+    const reader = await subscribe(app, "?after=2");
+    // Nothing is read from here on: the stream holds what it may, then the tasks wait in the list.
+    for (let i = 0; i < 6; i++)
+      expect((await postJson(app, "/tasks", { title: BIG, completed: false })).status).toBe(200);
+    let received = "";
+    let ended: unknown;
+    for (;;) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += decoder.decode(value);
+      } catch (error) {
+        ended = error;
+        break;
+      }
+    }
+    expect(ended).toBeInstanceOf(Error);
+    const ids = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids.length).toBeLessThan(6);
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 3 + i));
+    const back = await subscribe(app, `?after=${ids.at(-1) ?? 2}`);
+    const rest = await readUntil(back, "id: 8\n");
+    const restIds = [...rest.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect([...ids, ...restIds]).toEqual([3, 4, 5, 6, 7, 8]);
+    await back.cancel();
+  });
+
+  test("that leaves gives back its place and leaves nothing behind, however many come and go", async () => {
+    const app = appFrom({ LOG_LEVEL: "off", MAX_SUBSCRIBERS: "2000" });
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc === undefined) throw new Error("The unit tests run with --expose-gc (vitest.config.ts)");
+    const heap = () => {
+      gc();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const crowd = async () => {
+      const readers = await Promise.all(Array.from({ length: 2000 }, () => subscribe(app, "?after=2")));
+      const created = await postJson(app, "/tasks", { title: "For everyone", completed: false });
+      const { id } = (await created.json()) as { id: number };
+      await Promise.all(readers.map((reader) => readUntil(reader, `id: ${id}\n`)));
+      await Promise.all(readers.map((reader) => reader.cancel()));
+    };
+    await crowd();
+    const after = heap();
+    // Each crowd fills every place MAX_SUBSCRIBERS allows: it comes only if the last one's were given back.
+    await crowd();
+    await crowd();
+    expect(heap() - after).toBeLessThan(2 * 1024 * 1024);
+  }, 60_000);
+});
