@@ -1,6 +1,7 @@
-import { describe, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { requestHead } from "../load/http.ts";
 import { parseResponses, RawConnection } from "../load/raw-http.ts";
+import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import type { Runtime } from "../support/server.ts";
@@ -25,13 +26,14 @@ export function describeRuntimeConformance(runtime: Runtime): void {
     runtime,
     "default configuration",
     {},
-    { fresh: true, sockets: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+    { fresh: true, sockets: true, lateLeaving: runtime === "wrangler", maxListBytes: DEFAULT_MAX_LIST_BYTES },
     true,
   );
   describeServer(runtime, "every setting configured", CONFIGURED_ENV, {
     ...CONFIGURED_OPTIONS,
     fresh: true,
     sockets: true,
+    lateLeaving: runtime === "wrangler",
   });
   describeStartRefusals(runtime);
 }
@@ -45,7 +47,7 @@ const MAX_LIST_BYTES: Readonly<Record<Runtime, number>> = {
 };
 
 function describeStartRefusals(runtime: Runtime): void {
-  describe(`${runtime} server with a setting it cannot use`, () => {
+  describeAlongside(`${runtime} server with a setting it cannot use`, () => {
     const tokenRefusals = [
       { name: "WRITE_TOKENS", value: "short-secret-1", problem: "token 1 of 1 is 14 characters long" },
       {
@@ -84,7 +86,7 @@ function describeServer(
 ): void {
   // Every exchange must also be one the server's own OpenAPI document describes.
   const checkedFetch = checkedAgainstOpenApi(fetchWithTimeout, options.basePath);
-  describe(`${runtime} server, ${title}`, () => {
+  describeAlongside(`${runtime} server, ${title}`, () => {
     const server = useServer(runtime, env, { cli });
     test(`the ${runtime} server starts and answers`, () => {
       expect(server().baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

@@ -1,7 +1,8 @@
-import { describe, expect, inject, test } from "vitest";
+import { expect, inject, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { createTask, describeDurableServer, postTask, readList } from "../sqlite/durable-server.ts";
+import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort, type Runtime, startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
@@ -34,32 +35,34 @@ export function describePostgresRuntime(runtime: Runtime): void {
     configured.start,
   );
 
-  test(`a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`, async () => {
-    const { env, start } = list("over_limit");
-    const first = await startServer(runtime, env, start);
-    try {
-      for (let i = 0; i < 3; i++) await createTask(first.baseUrl, { title: `Task ${i}`, completed: false });
-    } finally {
-      await first.stop();
-    }
-    const server = await startServer(runtime, { ...env, MAX_TASKS: "3" }, start);
-    try {
-      const served = await readList(server.baseUrl);
-      expect(served.tasks.map((task) => task.id)).toEqual([1, 2, 3, 4, 5]);
-      const refused = await postTask(server.baseUrl, { title: "Past the limit", completed: false });
-      expect(refused.status).toBe(507);
-      expect(JSON.parse(refused.text)).toEqual({ message: "Task list is full: it holds the maximum of 3 tasks" });
-      expect(await readList(server.baseUrl)).toEqual(served);
-      // A Worker says so on its first request, so the line may come after the answers.
-      const found = () => logLinesWith(server.output(), "more than MAX_TASKS (3)");
-      await eventually(() => (found().length > 0 ? true : undefined));
-      const warnings = found();
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toMatchObject({ level: "warn" });
-      expect(String(warnings[0]?.message)).toContain("The list holds 5 tasks, more than MAX_TASKS (3)");
-    } finally {
-      await server.stop();
-    }
+  describeAlongside(`${runtime} server on a list already past MAX_TASKS`, () => {
+    test(`a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`, async () => {
+      const { env, start } = list("over_limit");
+      const first = await startServer(runtime, env, start);
+      try {
+        for (let i = 0; i < 3; i++) await createTask(first.baseUrl, { title: `Task ${i}`, completed: false });
+      } finally {
+        await first.stop();
+      }
+      const server = await startServer(runtime, { ...env, MAX_TASKS: "3" }, start);
+      try {
+        const served = await readList(server.baseUrl);
+        expect(served.tasks.map((task) => task.id)).toEqual([1, 2, 3, 4, 5]);
+        const refused = await postTask(server.baseUrl, { title: "Past the limit", completed: false });
+        expect(refused.status).toBe(507);
+        expect(JSON.parse(refused.text)).toEqual({ message: "Task list is full: it holds the maximum of 3 tasks" });
+        expect(await readList(server.baseUrl)).toEqual(served);
+        // A Worker says so on its first request, so the line may come after the answers.
+        const found = () => logLinesWith(server.output(), "more than MAX_TASKS (3)");
+        await eventually(() => (found().length > 0 ? true : undefined));
+        const warnings = found();
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatchObject({ level: "warn" });
+        expect(String(warnings[0]?.message)).toContain("The list holds 5 tasks, more than MAX_TASKS (3)");
+      } finally {
+        await server.stop();
+      }
+    });
   });
 
   if (runtime === "wrangler") describeWorkerRefusals();
@@ -68,7 +71,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
 
 /** What stops Node, Bun and Deno at start: a database they cannot reach, log in to or use, and bad settings. */
 function describeServerRefusals(runtime: Runtime, url: string, password: string): void {
-  describe(`${runtime} server with a database it cannot use`, () => {
+  describeAlongside(`${runtime} server with a database it cannot use`, () => {
     const unreachable = "DATABASE_URL must name a PostgreSQL database this process can reach and log in to, got";
 
     test("a database nobody answers at stops it at start with a non-zero exit, naming DATABASE_URL with its password hidden", async () => {
@@ -143,7 +146,7 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
  * lost database answers 503. Its refusals of settings are the store table's, unit-tested.
  */
 function describeWorkerRefusals(): void {
-  describe("wrangler dev with a database it cannot use", () => {
+  describeAlongside("wrangler dev with a database it cannot use", () => {
     test("a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown", async () => {
       const secret = `never-shown-${crypto.randomUUID()}`;
       const { env, start } = onPostgres(

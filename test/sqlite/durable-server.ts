@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test } from "vitest";
 import type { ConformanceOptions } from "../conformance/client.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { casesBeforeLimits, fillingCases } from "../conformance/suite.ts";
+import { describeAlongside } from "../support/describe-alongside.ts";
 import { type RunningServer, type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
 
 /** A task as the service answers it. */
@@ -72,7 +73,7 @@ export function describeDurableServer(
 ): void {
   const basePath = options.basePath ?? "";
   const token = options.tokens?.write;
-  describe(`${runtime} server, ${title}`, () => {
+  describeAlongside(`${runtime} server, ${title}`, () => {
     let server: RunningServer | undefined;
     const running = (): RunningServer => {
       if (server === undefined) throw new Error(`The ${runtime} server did not start`);
@@ -87,7 +88,7 @@ export function describeDurableServer(
     });
     const target = () => ({ baseUrl: baseUrl(), fetch: fetchWithTimeout });
     // A real server takes WebSocket subscribers too.
-    const served = { ...options, sockets: true };
+    const served = { ...options, sockets: true, lateLeaving: runtime === "wrangler" };
 
     describeConformance("conformance", target, served, casesBeforeLimits(served));
 

@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, expect, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
+import { describeAlongside } from "../support/describe-alongside.ts";
 import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
@@ -35,34 +36,36 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
     { ...CONFIGURED_OPTIONS, fresh: true },
   );
 
-  test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, answers 507, and logs a warning once`, async () => {
-    const path = join(dir, "legacy.db");
-    // 18 tasks of about a million bytes: past the default 16 MiB.
-    const tasks = largeTasks(18, 500_000);
-    writeLegacyList(path, tasks);
-    const server = await startServer(runtime, sqliteAt(path));
-    try {
-      const list = await readList(server.baseUrl);
-      expect(list.tasks).toEqual(tasks);
-      expect(list.text).toBe(JSON.stringify(tasks));
-      const refused = await postTask(server.baseUrl, { title: "", completed: false });
-      expect(refused.status).toBe(507);
-      expect(JSON.parse(refused.text)).toEqual({
-        message: "Task list is full: this task would take the list past its limit of 16777216 bytes",
-      });
-      expect((await readList(server.baseUrl)).etag).toBe(list.etag);
-      const warnings = server
-        .output()
-        .split("\n")
-        .filter((line) => line.includes("more than MAX_LIST_BYTES"));
-      expect(warnings).toHaveLength(1);
-      expect(JSON.parse(warnings[0] ?? "")).toMatchObject({ level: "warn" });
-    } finally {
-      await server.stop();
-    }
+  describeAlongside(`${runtime} server on a list made before MAX_LIST_BYTES existed`, () => {
+    test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, answers 507, and logs a warning once`, async () => {
+      const path = join(dir, "legacy.db");
+      // 18 tasks of about a million bytes: past the default 16 MiB.
+      const tasks = largeTasks(18, 500_000);
+      writeLegacyList(path, tasks);
+      const server = await startServer(runtime, sqliteAt(path));
+      try {
+        const list = await readList(server.baseUrl);
+        expect(list.tasks).toEqual(tasks);
+        expect(list.text).toBe(JSON.stringify(tasks));
+        const refused = await postTask(server.baseUrl, { title: "", completed: false });
+        expect(refused.status).toBe(507);
+        expect(JSON.parse(refused.text)).toEqual({
+          message: "Task list is full: this task would take the list past its limit of 16777216 bytes",
+        });
+        expect((await readList(server.baseUrl)).etag).toBe(list.etag);
+        const warnings = server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes("more than MAX_LIST_BYTES"));
+        expect(warnings).toHaveLength(1);
+        expect(JSON.parse(warnings[0] ?? "")).toMatchObject({ level: "warn" });
+      } finally {
+        await server.stop();
+      }
+    });
   });
 
-  describe(`${runtime} server with a SQLITE_PATH it cannot use`, () => {
+  describeAlongside(`${runtime} server with a SQLITE_PATH it cannot use`, () => {
     /** The start of the message the server must stop with, naming the variable and the path. */
     const refusal = (path: string) =>
       `SQLITE_PATH must name a SQLite database file this process can create, read and write, got ${JSON.stringify(path)}: `;
