@@ -1,7 +1,6 @@
 import { expect, inject, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
-import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
-import { createTask, describeDurableServer, postTask, readList } from "../sqlite/durable-server.ts";
+import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "../sqlite/durable-server.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort, type Runtime, startServer } from "../support/server.ts";
@@ -18,12 +17,13 @@ export function describePostgresRuntime(runtime: Runtime): void {
   const list = (schema: string, env: Readonly<Record<string, string>> = {}) =>
     onPostgres(runtime, url, `${runtime}_${schema}`, env);
 
-  const plain = list("default");
+  const limit = listByteLimit(runtime);
+  const plain = list("default", limit.env);
   describeDurableServer(
     runtime,
     "TASK_STORE=postgres",
     () => plain.env,
-    { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+    { fresh: true, maxListBytes: limit.maxListBytes },
     plain.start,
   );
   const configured = list("configured", CONFIGURED_ENV);

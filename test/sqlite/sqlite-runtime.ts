@@ -3,12 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
-import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
-import { createTask, describeDurableServer, postTask, readList } from "./durable-server.ts";
+import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "./durable-server.ts";
 
 /** The runtimes that keep the list in a SQLite file. */
 type SqliteRuntime = "node" | "bun" | "deno";
@@ -25,9 +24,10 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   });
   const sqliteAt = (path: string) => ({ TASK_STORE: "sqlite", SQLITE_PATH: path });
 
-  describeDurableServer(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "default.db")), {
+  const limit = listByteLimit(runtime);
+  describeDurableServer(runtime, "TASK_STORE=sqlite", () => ({ ...limit.env, ...sqliteAt(join(dir, "default.db")) }), {
     fresh: true,
-    maxListBytes: DEFAULT_MAX_LIST_BYTES,
+    maxListBytes: limit.maxListBytes,
   });
   describeDurableServer(
     runtime,

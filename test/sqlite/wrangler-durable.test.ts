@@ -1,15 +1,14 @@
 import { expect, test } from "vitest";
-import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
-import { describeDurableServer } from "./durable-server.ts";
+import { describeDurableServer, listByteLimit } from "./durable-server.ts";
 
 // `wrangler dev --env durable`, with local state in a new temporary directory that
 // test/support/server.ts passes as --persist-to, keeps across the restart, and removes at the end.
 describeDurableServer(
   "wrangler",
   "--env durable",
-  () => ({}),
-  { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+  () => listByteLimit("wrangler").env,
+  { fresh: true, maxListBytes: listByteLimit("wrangler").maxListBytes },
   { environment: "durable" },
 );
 
