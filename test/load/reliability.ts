@@ -135,5 +135,5 @@ export function describeReliability(runtime: Runtime): void {
     describeCorsOff(server);
   });
 
-  describeLive(runtime, MEMORY_BOUNDED[runtime]);
+  describeLive(runtime);
 }

@@ -70,7 +70,8 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
 
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  // "close" comes after "exit" once stdout and stderr are drained: what a failing start said is all there.
+  const exited = new Promise<void>((done) => child.once("close", () => done()));
   const pid = await spawned(child, () => output);
   liveGroups.set(pid, exited);
   try {
