@@ -7,7 +7,7 @@ import { describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import type { Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
-import { listText } from "./http.ts";
+import { listText, requestHead } from "./http.ts";
 
 /** Titles of the tasks that pile up behind a subscriber that does not read: 512 KiB each. */
 const BIG_TITLE = "x".repeat(512 * 1024);
