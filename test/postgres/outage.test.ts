@@ -37,6 +37,15 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     const db = database;
     if (db === undefined) throw new Error("The database did not start");
     let loading = true;
+    const cursor = (await settledList(servers)).at(-1)?.id ?? 0;
+    // One subscriber per server, which comes back with its cursor whenever its stream ends, as EventSource does.
+    const followers = servers.map(({ server }) =>
+      follower(
+        () => server().baseUrl,
+        cursor,
+        () => loading,
+      ),
+    );
     const load = runLoad(servers, CLIENTS, "Outage", () => loading);
 
     await sleep(BEFORE_MS);
@@ -75,6 +84,13 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
 
     const tasks = await settledList(servers);
     const inDoubt = checkList(tasks, record, "Outage");
+    // Each subscriber got every task after its cursor once, in order, however often it came back.
+    const expectedIds = tasks.filter((task) => task.id > cursor).map((task) => task.id);
+    for (const [i, follow] of followers.entries()) {
+      expect(await follow.finish(expectedIds.at(-1) ?? cursor), `what ${servers[i]?.name}'s subscriber got`).toEqual(
+        expectedIds,
+      );
+    }
     // A POST cut off mid-commit may have added its task; only those can be in the list without a 200.
     for (const task of inDoubt) expect(record.sent.get(task.title)).toBe(503);
     expect(tasks).toHaveLength(2 + record.acknowledged.size + inDoubt.length);
@@ -84,6 +100,51 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     for (const server of running.values()) expect(server.output()).not.toContain(db.password);
   });
 });
+
+/**
+ * A subscriber that follows the list from `cursor` and, whenever its stream ends or cannot start,
+ * comes back after a moment with the last id it got, until `going()` turns false and it has got
+ * up to the id `finish` is given.
+ */
+function follower(baseUrl: () => string, cursor: number, going: () => boolean) {
+  const ids: number[] = [];
+  let target = Number.POSITIVE_INFINITY;
+  const run = (async () => {
+    while (going() || (ids.at(-1) ?? cursor) < target) {
+      const last = ids.at(-1) ?? cursor;
+      const res = await fetch(`${baseUrl()}/tasks/events`, {
+        headers: { "Last-Event-ID": String(last) },
+        signal: AbortSignal.timeout(3_000),
+      }).catch(() => undefined);
+      if (res?.status === 200 && res.body !== null) {
+        const decoder = new TextDecoder();
+        let text = "";
+        try {
+          for await (const chunk of res.body) {
+            text += decoder.decode(chunk, { stream: true });
+            const end = text.lastIndexOf("\n\n");
+            for (const match of text.slice(0, end + 2).matchAll(/^id: (\d+)$/gm)) ids.push(Number(match[1]));
+            text = text.slice(end + 2);
+            if (!going() && (ids.at(-1) ?? cursor) >= target) break;
+          }
+        } catch {
+          // The stream ended mid-way (the database went, or the timeout): come back with the cursor.
+        }
+      } else {
+        await res?.body?.cancel();
+      }
+      await sleep(100);
+    }
+  })();
+  return {
+    /** Resolves with every id got, once the subscriber has got up to `lastId`. */
+    async finish(lastId: number): Promise<number[]> {
+      target = lastId;
+      await run;
+      return ids;
+    },
+  };
+}
 
 /** Milliseconds from `since` until `server` answers a GET with 200, asking every 50 ms. */
 async function firstSuccess({ server }: NamedServer, since: number): Promise<number> {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { EventReader } from "../conformance/events.ts";
 import { createTask, readList } from "../sqlite/durable-server.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
 import { checkList, namedServers, runLoad, settledList } from "./load.ts";
@@ -40,6 +41,32 @@ describe("servers of Node, Bun, Deno and wrangler dev on one list", () => {
     const tasks = await settledList(servers);
     expect(checkList(tasks, record, "Shared")).toEqual([]);
     expect(tasks).toHaveLength(2 + record.acknowledged.size);
+  });
+
+  test("a subscriber of each server gets every task POSTed to any server, once and in id order", async () => {
+    const last = (await readList(servers[0]?.server().baseUrl ?? "")).tasks.at(-1)?.id ?? 0;
+    const readers = await Promise.all(
+      servers.map(async ({ server }) => {
+        const res = await fetch(`${server().baseUrl}/tasks/events?after=${last}`);
+        expect(res.status).toBe(200);
+        if (res.body === null) throw new Error("An event stream must have a body");
+        return new EventReader(res.body);
+      }),
+    );
+    try {
+      const created = [];
+      for (let i = 0; i < 8; i++) {
+        const target = servers[i % servers.length];
+        if (target === undefined) throw new Error("No server to POST to");
+        created.push(await createTask(target.server().baseUrl, { title: `Told everywhere ${i}`, completed: false }));
+      }
+      for (const [i, reader] of readers.entries()) {
+        const events = await reader.take(created.length, `the subscriber of ${servers[i]?.name}`);
+        expect(events.map((event) => event.data)).toEqual(created.map((task) => JSON.stringify(task)));
+      }
+    } finally {
+      for (const reader of readers) reader.close();
+    }
   });
 });
 

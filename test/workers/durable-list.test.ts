@@ -68,6 +68,34 @@ describe("the list in the Durable Object", () => {
     expect(tasks).toEqual([...(JSON.parse(seen) as Task[]), await created.json()]);
   });
 
+  test("a subscriber of one isolate gets every task appended through another, once and in id order", async () => {
+    const config = parseAppConfig({ LOG_LEVEL: "off" });
+    const watching = createApp({ store: new DurableObjectStore(namespace()), config });
+    const adding = createApp({ store: new DurableObjectStore(namespace()), config });
+    const last = ((await (await adding.request("/tasks")).json()) as Task[]).at(-1)?.id ?? 0;
+    const stream = await watching.request(`/tasks/events?after=${last}`);
+    const reader = stream.body?.getReader();
+    if (reader === undefined) throw new Error("An event stream must have a body");
+    const created: Task[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await adding.request("/tasks", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title: `From another isolate ${i}`, completed: false }),
+      });
+      created.push((await res.json()) as Task);
+    }
+    let text = "";
+    while (!text.includes(`id: ${created.at(-1)?.id}\n`)) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`The stream ended early: ${text}`);
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    const data = [...text.matchAll(/^data: (.*)$/gm)].map((match) => match[1]);
+    expect(data).toEqual(created.map((task) => JSON.stringify(task)));
+  });
+
   test("a failed write answers 500, adds nothing, and the next append takes the next id", async () => {
     const before = await read();
     await runInDurableObject(listObject(), (_instance, state) => {

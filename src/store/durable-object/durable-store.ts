@@ -26,8 +26,13 @@ export interface ListObjectRpc {
     completed: boolean,
     limits: ListLimits,
   ): ObjectAppendResult | Promise<ObjectAppendResult>;
-  /** Resolves true once the list holds tasks after `lastId`, or false after `waitMs`. */
-  nextChange(lastId: number, waitMs: number): Promise<boolean>;
+  /**
+   * Resolves true once the list holds tasks after `lastId`, or false after `waitMs` or once
+   * {@link stopWaiting} is called with the same `key`.
+   */
+  nextChange(lastId: number, waitMs: number, key: string): Promise<boolean>;
+  /** Ends the wait of {@link nextChange} made with `key`: its reader has gone. */
+  stopWaiting(key: string): void | Promise<void>;
   /** Takes a WebSocket subscriber: the object holds subscribers' sockets itself, so they can hibernate. */
   fetch(request: Request): Promise<Response>;
 }
@@ -75,11 +80,19 @@ export class DurableObjectStore implements TaskStore {
   }
 
   async nextChange(lastId: number, signal: AbortSignal): Promise<void> {
-    if (this.#mirror.current.lastId > lastId) return;
-    const aborted = new Promise<boolean>((done) => signal.addEventListener("abort", () => done(true), { once: true }));
-    while (!signal.aborted) {
-      const changed = await Promise.race([this.#call(() => this.#stub().nextChange(lastId, WAIT_MS)), aborted]);
-      if (changed) return;
+    if (this.#mirror.current.lastId > lastId || signal.aborted) return;
+    // A reader that goes away tells the object, which would otherwise hold its wait for WAIT_MS.
+    const key = crypto.randomUUID();
+    const stop = () => {
+      this.#call(() => this.#stub().stopWaiting(key)).catch(() => {});
+    };
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      while (!signal.aborted) {
+        if (await this.#call(() => this.#stub().nextChange(lastId, WAIT_MS, key))) return;
+      }
+    } finally {
+      signal.removeEventListener("abort", stop);
     }
   }
 

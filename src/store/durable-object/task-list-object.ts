@@ -36,8 +36,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   // Built synchronously in the constructor, since the SQL API is synchronous: no request can reach
   // the object before the list is open, which is what blockConcurrencyWhile would otherwise ensure.
   readonly #list: SqliteList;
-  /** Callers waiting in {@link nextChange}; an append wakes them all. */
-  readonly #waiting = new Set<() => void>();
+  /** Callers waiting in {@link nextChange}, by the key each gave; an append wakes them all. */
+  readonly #waiting = new Map<string, (changed: boolean) => void>();
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -60,7 +60,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const before = this.#list.lastId;
     const appended = this.#list.append({ title, completed }, limits);
     if ("full" in appended) return { full: appended.full, usage: this.#list.usage };
-    for (const wake of this.#waiting) wake();
+    for (const wake of this.#waiting.values()) wake(true);
     for (const ws of this.ctx.getWebSockets()) {
       const follower = ws.deserializeAttachment() as Follower;
       // A subscriber at the end gets the new task as it is; one still catching up reads on.
@@ -74,18 +74,22 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return { id: appended.task.id, usage: this.#list.usage };
   }
 
-  nextChange(lastId: number, waitMs: number): Promise<boolean> {
+  nextChange(lastId: number, waitMs: number, key: string): Promise<boolean> {
     if (this.#list.lastId > lastId) return Promise.resolve(true);
     return new Promise((done) => {
       const finish = (changed: boolean) => {
-        this.#waiting.delete(wake);
+        this.#waiting.delete(key);
         clearTimeout(timer);
         done(changed);
       };
-      const wake = () => finish(true);
       const timer = setTimeout(() => finish(false), waitMs);
-      this.#waiting.add(wake);
+      this.#waiting.get(key)?.(false);
+      this.#waiting.set(key, finish);
     });
+  }
+
+  stopWaiting(key: string): void {
+    this.#waiting.get(key)?.(false);
   }
 
   /**
