@@ -66,10 +66,15 @@ footer { color: var(--muted); font-size: 0.875rem; }
 const SCRIPT = `
 "use strict";
 const POLL_MS = 2000;
+// How long the page waits before it asks for the stream again, while it polls instead.
+const RETRY_STREAM_MS = 5000;
 // The page is the base path with or without its trailing slash; the API sits under it either way.
 const base = location.pathname.endsWith("/") ? location.pathname : location.pathname + "/";
 const tasksUrl = base + "tasks";
+const eventsUrl = base + "tasks/events";
 const TOKEN_KEY = "task-list-token";
+// What the service takes as a bearer token (RFC 6750's token68); anything else cannot be sent.
+const TOKEN = /^[A-Za-z0-9._~+\\/-]+=*$/;
 const byId = (id) => document.getElementById(id);
 const rows = byId("tasks");
 const count = byId("count");
@@ -88,17 +93,30 @@ let shown = [];
 let timer = 0;
 let loading = null;
 let loadAgain = false;
+let streaming = null;
+let streamRetryAt = 0;
+// After a stream ends the page reads the whole list again: the list it followed may have been
+// replaced (a memory store whose process restarted), and tasks after an id cannot show that.
+let needFull = true;
 let adding = false;
 let addAfterToken = false;
+// The key of the task being added: sent again with the same task until the service has answered,
+// so a second click or a retry after a lost answer adds it once.
+let pending = null;
 
 function say(element, text) {
   element.textContent = text;
   element.hidden = text === "";
 }
 
+// A kept token fetch cannot send (one with a character outside Latin-1) stops the request here.
+class BadToken extends Error {}
+
 function withToken(headers) {
   const token = sessionStorage.getItem(TOKEN_KEY);
-  return token === null ? headers : { ...headers, Authorization: "Bearer " + token };
+  if (token === null) return headers;
+  if (!TOKEN.test(token)) throw new BadToken();
+  return { ...headers, Authorization: "Bearer " + token };
 }
 
 // Errors are {"message"} by the contract; anything else (a proxy's error page) is named by its status.
@@ -112,9 +130,17 @@ async function messageOf(res) {
 
 function askForToken(message) {
   sessionStorage.removeItem(TOKEN_KEY);
+  stopStream();
   say(tokenMessage, message);
   tokenForm.hidden = false;
   tokenInput.focus();
+}
+
+// A kept token that cannot be sent is dropped, and a new one asked for.
+function unusable(error) {
+  if (!(error instanceof BadToken)) return false;
+  askForToken("That token cannot be sent: use the token you were given, letters, digits and -._~+/ only");
+  return true;
 }
 
 // The list only grows, so a read that still starts with every task shown only appends rows: a
@@ -122,16 +148,34 @@ function askForToken(message) {
 function render(tasks) {
   const kept = shown.length <= tasks.length && shown.every((task, i) => sameTask(task, tasks[i])) ? shown.length : 0;
   const fragment = document.createDocumentFragment();
-  for (const task of tasks.slice(kept)) {
-    const row = document.createElement("tr");
-    if (task.completed) row.className = "done";
-    row.append(cell(String(task.id), "id"), cell(task.title, "title"), cell(task.completed ? "Done" : "Not done", "state"));
-    fragment.append(row);
-  }
+  for (const task of tasks.slice(kept)) fragment.append(row(task));
   if (kept === 0) rows.replaceChildren(fragment);
   else rows.append(fragment);
   shown = tasks;
-  count.textContent = tasks.length === 1 ? "1 task" : tasks.length + " tasks";
+  showCount();
+}
+
+// A task that follows the last one shown, from the stream.
+function append(task) {
+  if (task.id <= lastId()) return;
+  rows.append(row(task));
+  shown = [...shown, task];
+  showCount();
+}
+
+function lastId() {
+  return shown.length === 0 ? 0 : shown[shown.length - 1].id;
+}
+
+function showCount() {
+  count.textContent = shown.length === 1 ? "1 task" : shown.length + " tasks";
+}
+
+function row(task) {
+  const tr = document.createElement("tr");
+  if (task.completed) tr.className = "done";
+  tr.append(cell(String(task.id), "id"), cell(task.title, "title"), cell(task.completed ? "Done" : "Not done", "state"));
+  return tr;
 }
 
 function sameTask(a, b) {
@@ -147,13 +191,13 @@ function cell(text, className) {
 
 function schedule() {
   clearTimeout(timer);
-  if (!document.hidden) timer = setTimeout(refresh, POLL_MS);
+  if (!document.hidden && streaming === null) timer = setTimeout(refresh, POLL_MS);
 }
 
 // One read at a time: a refresh asked for during a read runs right after it, so answers never arrive out of order.
 function refresh() {
   clearTimeout(timer);
-  if (!tokenForm.hidden) return;
+  if (!tokenForm.hidden || streaming !== null) return;
   if (loading !== null) {
     loadAgain = true;
     return;
@@ -167,26 +211,92 @@ function refresh() {
   });
 }
 
+// The first read, and the first after a stream ends, takes the whole list; the others, while there
+// is no stream, only what is new.
 async function load() {
   try {
+    const after = needFull ? "" : "?after=" + lastId();
     // The page sends If-None-Match itself, and no-store keeps the browser's cache from answering for the server.
-    const res = await fetch(tasksUrl, {
+    const res = await fetch(tasksUrl + after, {
       cache: "no-store",
       headers: withToken(etag === null ? {} : { "If-None-Match": etag }),
     });
     if (res.status === 401) return askForToken(await messageOf(res));
     if (res.status === 200) {
-      render(await res.json());
+      const tasks = await res.json();
+      if (after === "") render(tasks);
+      else for (const task of tasks) append(task);
       etag = res.headers.get("ETag");
-    } else if (res.status !== 304) {
+      needFull = false;
+    } else if (res.status === 304) {
+      needFull = false;
+    } else {
       say(listStatus, "Could not read the list: " + (await messageOf(res)));
       return schedule();
     }
     say(listStatus, "");
-  } catch {
+    follow();
+  } catch (error) {
+    if (unusable(error)) return;
     say(listStatus, "Could not reach the service; trying again");
   }
   schedule();
+}
+
+// Follows /tasks/events through fetch, which, unlike EventSource, can send the token. While the
+// stream cannot be had, the page polls, and asks for the stream again now and then.
+function follow() {
+  if (streaming !== null || !tokenForm.hidden || Date.now() < streamRetryAt) return;
+  const controller = new AbortController();
+  streaming = controller;
+  clearTimeout(timer);
+  const opened = Date.now();
+  readStream(controller.signal).then(
+    () => endStream(controller, opened),
+    (error) => {
+      if (!unusable(error)) endStream(controller, opened);
+    },
+  );
+}
+
+async function readStream(signal) {
+  const res = await fetch(eventsUrl + "?after=" + lastId(), { cache: "no-store", headers: withToken({}), signal });
+  if (res.status === 401) return askForToken(await messageOf(res));
+  if (res.status !== 200 || res.body === null) return;
+  say(listStatus, "");
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    text += value;
+    for (let end = text.indexOf("\\n\\n"); end !== -1; end = text.indexOf("\\n\\n")) {
+      const event = text.slice(0, end).split("\\n");
+      text = text.slice(end + 2);
+      const data = event.find((line) => line.startsWith("data: "));
+      if (data !== undefined) append(JSON.parse(data.slice(6)));
+    }
+  }
+}
+
+// A stream that ends soon after it opened cannot be had for now: the page polls a while before it
+// asks again. One that served a while (a server restarted) is asked for again at once.
+function endStream(controller, opened) {
+  if (streaming !== controller) return;
+  streaming = null;
+  needFull = true;
+  if (Date.now() - opened < RETRY_STREAM_MS) streamRetryAt = Date.now() + RETRY_STREAM_MS;
+  if (!controller.signal.aborted) refresh();
+}
+
+function stopStream() {
+  streaming?.abort();
+  streaming = null;
+}
+
+// A key of 32 hex digits from the browser's random source, which pages over plain HTTP have too.
+function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 addForm.addEventListener("submit", async (event) => {
@@ -196,27 +306,34 @@ addForm.addEventListener("submit", async (event) => {
   addForm.setAttribute("aria-busy", "true");
   say(addError, "");
   say(addStatus, "");
+  const task = { title: titleInput.value, completed: completedInput.checked };
+  if (pending === null || pending.title !== task.title || pending.completed !== task.completed) {
+    pending = { ...task, key: newKey() };
+  }
   try {
     const res = await fetch(tasksUrl, {
       method: "POST",
       cache: "no-store",
-      headers: withToken({ "Content-Type": "application/json" }),
-      body: JSON.stringify({ title: titleInput.value, completed: completedInput.checked }),
+      headers: withToken({ "Content-Type": "application/json", "Idempotency-Key": pending.key }),
+      body: JSON.stringify(task),
     });
     if (res.ok) {
-      const task = await res.json();
+      const created = await res.json();
+      pending = null;
       addForm.reset();
       titleInput.focus();
-      say(addStatus, "Added task " + task.id);
-      refresh();
+      say(addStatus, "Added task " + created.id);
+      if (streaming === null) refresh();
     } else if (res.status === 401) {
       addAfterToken = true;
       askForToken(await messageOf(res));
     } else {
+      // The service answered: the task was not added, and a new try is a new task.
+      if (res.status !== 503) pending = null;
       say(addError, await messageOf(res));
     }
-  } catch {
-    say(addError, "Cannot reach the service: the task was not added");
+  } catch (error) {
+    if (!unusable(error)) say(addError, "Cannot reach the service: try again, the task will not be added twice");
   } finally {
     adding = false;
     addForm.removeAttribute("aria-busy");
@@ -225,7 +342,13 @@ addForm.addEventListener("submit", async (event) => {
 
 tokenForm.addEventListener("submit", (event) => {
   event.preventDefault();
-  sessionStorage.setItem(TOKEN_KEY, tokenInput.value.trim());
+  const token = tokenInput.value.trim();
+  if (!TOKEN.test(token)) {
+    say(tokenMessage, "A token is letters, digits and -._~+/, with = only at its end: check what you pasted");
+    tokenInput.focus();
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, token);
   tokenForm.reset();
   tokenForm.hidden = true;
   refresh();
@@ -238,6 +361,9 @@ tokenForm.addEventListener("submit", (event) => {
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) refresh();
 });
+
+// Leaving the page ends its stream cleanly rather than cutting it off mid-way.
+addEventListener("pagehide", stopStream);
 
 refresh();
 `;

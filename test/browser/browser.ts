@@ -16,6 +16,10 @@ export interface OpenOptions {
    * every 4xx or 5xx load as a console error of its own; those, and only those, are expected.
    */
   readonly refused?: readonly number[];
+  /** Other console errors the test causes on purpose, such as a stream it cuts off. */
+  readonly allowed?: readonly RegExp[];
+  /** Prepares the tab before it opens the page, such as routes that stand in for the server. */
+  readonly before?: (page: Page) => Promise<unknown>;
 }
 
 /** Opens `url` in a new tab; when the test finishes, closes it and checks what the tab did. */
@@ -37,7 +41,7 @@ export function useBrowser(): OpenPage {
   afterAll(async () => {
     await browser?.close();
   });
-  return async (url, { refused = [] } = {}) => {
+  return async (url, { refused = [], allowed = [], before } = {}) => {
     if (browser === undefined) throw new Error("Chromium has not started");
     const page = await browser.context.newPage();
     const origin = new URL(url).origin;
@@ -49,7 +53,9 @@ export function useBrowser(): OpenPage {
     page.on("console", (message) => {
       if (message.type() !== "error") return;
       const status = Number(REFUSED_LOAD.exec(message.text())?.[1]);
-      if (!refused.includes(status)) errors.push(message.text());
+      if (!refused.includes(status) && !allowed.some((error) => error.test(message.text()))) {
+        errors.push(message.text());
+      }
     });
     page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
     onTestFinished(async () => {
@@ -57,6 +63,7 @@ export function useBrowser(): OpenPage {
       expect(foreign, "requests to other origins").toEqual([]);
       expect(errors, "console errors and uncaught exceptions").toEqual([]);
     });
+    await before?.(page);
     await page.goto(url);
     return page;
   };

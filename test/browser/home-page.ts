@@ -48,15 +48,44 @@ export function describeHomePage(runtime: Runtime): void {
       expect(await page.evaluate(() => "notReloaded" in window)).toBe(true);
     });
 
-    test("asks again with If-None-Match while the list is unchanged, and the server answers 304", async () => {
-      const before = conditionalGets(server());
+    test("follows the list's events: a task added elsewhere shows up without the page asking for the list again", async () => {
       const page = await openPage(home());
-      const notModified = await page.waitForResponse((res) => res.url() === list() && res.status() === 304, {
-        timeout: 10_000,
+      await page.waitForResponse((res) => res.url().startsWith(`${list()}/events`));
+      await expectShown(page, await serverTasks(list()));
+      const reads: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().startsWith(list()) && !request.url().startsWith(`${list()}/events`))
+          reads.push(request.url());
       });
+      expect((await addFromElsewhere(list(), "Pushed to the page")).status).toBe(200);
+      await expectShown(page, await serverTasks(list()));
+      expect(reads).toEqual([]);
+    });
+
+    test("while the events cannot be had, asks only for what is new with If-None-Match, then follows them again", async () => {
+      const events = `${list()}/events`;
+      const last = (await serverTasks(list())).at(-1)?.id ?? 0;
+      const page = await openPage(home(), {
+        refused: [503],
+        before: (tab) =>
+          tab.route(`${events}*`, (route) =>
+            route.fulfill({ status: 503, contentType: "application/json", body: '{"message":"Not now"}' }),
+          ),
+      });
+      const notModified = await page.waitForResponse(
+        (res) => res.url() === `${list()}?after=${last}` && res.status() === 304,
+        { timeout: 10_000 },
+      );
       const etag = (await fetch(list())).headers.get("ETag");
       expect(await notModified.request().headerValue("If-None-Match")).toBe(etag);
-      await expect.poll(() => conditionalGets(server()), { timeout: 5_000 }).toBeGreaterThan(before);
+      expect(conditionalGets(server())).toBeGreaterThan(0);
+      await page.unroute(`${events}*`);
+      const followed = page.waitForResponse((res) => res.url().startsWith(events) && res.status() === 200, {
+        timeout: 15_000,
+      });
+      expect((await addFromElsewhere(list(), "Seen while polling")).status).toBe(200);
+      await expectShown(page, await serverTasks(list()));
+      await followed;
     });
   });
 
