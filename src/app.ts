@@ -7,6 +7,7 @@ import { type AppConfig, listLimits } from "./config.ts";
 import { apiError } from "./errors.ts";
 import { accessGuards } from "./http/access.ts";
 import { conditionalAnswer } from "./http/conditional.ts";
+import { idempotencyKeyOf, rememberedKey } from "./http/idempotency.ts";
 import { toNewTask } from "./http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "./http/request-body.ts";
 import {
@@ -25,7 +26,7 @@ import { eventStream } from "./live/event-stream.ts";
 import { TaskFrames } from "./live/frames.ts";
 import { socketFeed } from "./live/socket-feed.ts";
 import { Subscribers } from "./live/subscribers.ts";
-import { fullOfBytes, fullOfTasks, NOT_FOUND, TOO_MANY_SUBSCRIBERS } from "./messages.ts";
+import { fullOfBytes, fullOfTasks, KEY_REUSED, NOT_FOUND, TOO_MANY_SUBSCRIBERS } from "./messages.ts";
 import { homePage } from "./pages/home.ts";
 import { openApiDocument } from "./pages/openapi.ts";
 import type { TaskStore } from "./store/store.ts";
@@ -79,18 +80,22 @@ export function createApp({
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
   const duties = requestDuties(log, { textBodies });
   const guards = accessGuards(config.readTokens, config.writeTokens);
-  const withCors =
+  // A preflight names the methods its path answers: the list takes POST, the rest only reads.
+  const corsFor = (allowMethods: string[]) =>
     config.corsOrigins === undefined
       ? undefined
       : cors({
           origin: config.corsOrigins === "*" ? "*" : [...config.corsOrigins],
-          allowMethods: ["GET", "HEAD", "POST"],
-          // Preflights allow the headers they ask for, Authorization among them.
-          exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate"],
+          allowMethods,
+          // Preflights allow the headers they ask for, Authorization and Idempotency-Key among them.
+          exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate", "Idempotent-Replayed"],
           maxAge: 86_400,
         });
+  const withCors = corsFor(["GET", "HEAD", "POST"]);
+  const readCors = corsFor(["GET", "HEAD"]);
   const limits = listLimits(config);
   const checkLimits = limitCheck(config, logSink);
+  const writeGuarded = config.writeTokens.length > 0;
 
   /**
    * Serves `method` on `paths` with `handler` behind the optional middleware: a route with none is
@@ -121,7 +126,7 @@ export function createApp({
 
   const frames = new TaskFrames();
   const subscribers = new Subscribers(config.maxSubscribers);
-  route("GET", [EVENTS_PATH], [withCors, guards.read], (c) => {
+  route("GET", [EVENTS_PATH], [readCors, guards.read], (c) => {
     // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
     const cursor =
       parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
@@ -141,20 +146,29 @@ export function createApp({
   });
 
   route("POST", TASK_PATHS, [withCors, guards.write], async (c) => {
+    const key = idempotencyKeyOf(c);
     const body = await readBody(c.req.raw, config.maxBodyBytes);
     requireJsonContentType(c.req.header("Content-Type"));
-    const result = await store.append(toNewTask(parseJson(body)), limits);
+    const task = toNewTask(parseJson(body));
+    const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded);
+    const result = await store.append(task, limits, remembered);
     checkLimits(result.usage);
-    if (result.outcome === "full") {
-      throw apiError(507, result.limit === "tasks" ? fullOfTasks(limits.maxTasks) : fullOfBytes(limits.maxBytes));
+    switch (result.outcome) {
+      case "added":
+        return jsonAnswer(c, 200, result.json);
+      case "replayed":
+        return jsonAnswer(c, 200, result.json, { "Idempotent-Replayed": "true" });
+      case "key-reused":
+        throw apiError(422, KEY_REUSED);
+      case "full":
+        throw apiError(507, result.limit === "tasks" ? fullOfTasks(limits.maxTasks) : fullOfBytes(limits.maxBytes));
     }
-    return jsonAnswer(c, 200, result.json);
   });
 
   const document = new TextEncoder().encode(JSON.stringify(openApiDocument(config))) as Uint8Array<ArrayBuffer>;
   const documentBody = { parts: [document], byteLength: document.byteLength };
   const documentTag = fnv1a(document);
-  route("GET", [DOCUMENT_PATH], [withCors], (c) => conditionalAnswer(c, documentTag, () => documentBody, {}));
+  route("GET", [DOCUMENT_PATH], [readCors], (c) => conditionalAnswer(c, documentTag, () => documentBody, {}));
 
   // The home page is the base path itself, with or without its trailing slash; it is for people,
   // so it has no CORS.
@@ -178,8 +192,9 @@ export function createApp({
   );
 
   // With CORS on, Hono's CORS middleware answers every OPTIONS itself, with 204.
-  if (withCors !== undefined) {
-    app.on("OPTIONS", [...TASK_PATHS, EVENTS_PATH, DOCUMENT_PATH], duties.middleware, withCors);
+  if (withCors !== undefined && readCors !== undefined) {
+    app.on("OPTIONS", TASK_PATHS, duties.middleware, withCors);
+    app.on("OPTIONS", [EVENTS_PATH, DOCUMENT_PATH], duties.middleware, readCors);
   }
 
   // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.

@@ -16,6 +16,8 @@ export interface ListLimits {
   readonly maxTasks: number;
   /** Most bytes the list's JSON may take, brackets and commas included (MAX_LIST_BYTES). */
   readonly maxBytes: number;
+  /** Most Idempotency-Keys the list remembers; the oldest is forgotten first (MAX_IDEMPOTENCY_KEYS). */
+  readonly maxKeys: number;
 }
 
 /** Settings of the HTTP app, read once from the environment at start. */
@@ -35,6 +37,8 @@ export interface AppConfig {
   readonly writeTokens: readonly string[];
   /** Readers that may follow the list's changes at once in this process or isolate (MAX_SUBSCRIBERS). */
   readonly maxSubscribers: number;
+  /** Idempotency-Keys the list remembers at most (MAX_IDEMPOTENCY_KEYS). */
+  readonly maxIdempotencyKeys: number;
 }
 
 /** Where the service runs, as far as limits go: the largest list its stores can hold and serve. */
@@ -86,6 +90,7 @@ export function parseAppConfig(env: EnvRecord, platform: Platform = SERVER_PLATF
     readTokens: parseTokens(env, "READ_TOKENS"),
     writeTokens: parseTokens(env, "WRITE_TOKENS"),
     maxSubscribers: parseCount(env, "MAX_SUBSCRIBERS", 10_000, 0, 1_000_000),
+    maxIdempotencyKeys: parseCount(env, "MAX_IDEMPOTENCY_KEYS", 10_000, 1, 1_000_000),
   };
 }
 
@@ -159,12 +164,12 @@ function parseTokens(env: EnvRecord, name: string): readonly string[] {
         ? "is empty"
         : !TOKEN.test(token)
           ? "has a character outside that set"
-          : token.length < MIN_TOKEN_LENGTH
-            ? `is ${token.length} characters long`
+          : token.replace(/=+$/, "").length < MIN_TOKEN_LENGTH
+            ? `has ${token.replace(/=+$/, "").length} characters before any = padding`
             : undefined;
     if (problem !== undefined) {
       throw new ConfigError(
-        `${name} must be a comma-separated list of tokens of at least ${MIN_TOKEN_LENGTH} characters each, made of letters, digits and -._~+/ with = only at the end, but token ${index + 1} of ${tokens.length} ${problem}`,
+        `${name} must be a comma-separated list of tokens of at least ${MIN_TOKEN_LENGTH} characters each before any = padding, made of letters, digits and -._~+/ with = only at the end, but token ${index + 1} of ${tokens.length} ${problem}`,
       );
     }
   });
@@ -210,5 +215,5 @@ function isOrigin(text: string): boolean {
 
 /** The limits each append is checked against. */
 export function listLimits(config: AppConfig): ListLimits {
-  return { maxTasks: config.maxTasks, maxBytes: config.maxListBytes };
+  return { maxTasks: config.maxTasks, maxBytes: config.maxListBytes, maxKeys: config.maxIdempotencyKeys };
 }

@@ -38,6 +38,14 @@ export function fullOfBytes(maxListBytes: number): string {
   return `Task list is full: this task would take the list past its limit of ${maxListBytes} bytes`;
 }
 
+/** The 400 for an Idempotency-Key that is not one. */
+export const BAD_IDEMPOTENCY_KEY =
+  "Idempotency-Key must be 1 to 255 visible ASCII characters: send a new random key, such as a UUID";
+/** The 422 for an Idempotency-Key sent again with another task. */
+export const KEY_REUSED = "This Idempotency-Key was sent with another task: send a new key for a new task";
+/** The 409 for an Idempotency-Key whose first request is still being answered. */
+export const KEY_IN_PROGRESS = "A request with this Idempotency-Key is still being answered: try again in a moment";
+
 /** The 400 for a cursor that is not a task id. */
 export function badCursor(name: "after" | "Last-Event-ID"): string {
   return `${name} must be a whole number of at most 15 digits: the id of the last task you have`;

@@ -24,9 +24,7 @@ export function requestLogger(
   secrets: readonly string[] = [],
 ): RequestLog {
   const threshold = SEVERITY[level];
-  const hidden = [...new Set(secrets.flatMap((secret) => [secret, encodeURIComponent(secret)]))];
-  const redact = (text: string) =>
-    hidden.reduce((out, secret) => (out.includes(secret) ? out.replaceAll(secret, "[redacted]") : out), text);
+  const hidden = secretPattern(secrets);
   const clock = isoClock();
   const write: RequestLog["write"] = (c, duty, res) => {
     const status = res.status;
@@ -49,7 +47,10 @@ export function requestLogger(
       line += `,"error":${JSON.stringify(describe(c.error))}`;
     }
     line += "}";
-    (lineLevel === "error" ? sink.error : sink.log).call(sink, hidden.length === 0 ? line : redact(line));
+    (lineLevel === "error" ? sink.error : sink.log).call(
+      sink,
+      hidden === undefined ? line : line.replace(hidden, "[redacted]"),
+    );
   };
   if (level !== "debug") return { write };
   return {
@@ -60,6 +61,22 @@ export function requestLogger(
     },
     write,
   };
+}
+
+/**
+ * A pattern that finds any of `secrets` however a client wrote it: each character as it is or
+ * percent-encoded, in either case of hex digit (`+` as `+`, `%2B` or `%2b`). Undefined for none.
+ */
+function secretPattern(secrets: readonly string[]): RegExp | undefined {
+  if (secrets.length === 0) return undefined;
+  const character = (c: string) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(2, "0");
+    const escaped = c.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+    return `(?:${escaped}|%${[...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join("")})`;
+  };
+  // The longest first, so that a token that contains another is hidden whole.
+  const sorted = [...new Set(secrets)].sort((a, b) => b.length - a.length);
+  return new RegExp(sorted.map((secret) => [...secret].map(character).join("")).join("|"), "g");
 }
 
 /** The time as an ISO string, made once per millisecond however many lines share it. */

@@ -141,6 +141,12 @@ export class EncodedList {
     }
   }
 
+  /** The task whose id is `id`, as the list holds it, or undefined when there is none. */
+  find(id: number): EncodedTask | undefined {
+    for (const task of this.read().tasksAfter(id - 1)) return task.id === id ? task : undefined;
+    return undefined;
+  }
+
   /** The list as it is now; the same object until the list changes. */
   read(): ListVersion {
     this.#current ??= this.#snapshot();

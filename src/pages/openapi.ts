@@ -8,6 +8,8 @@ import {
   fullOfBytes,
   fullOfTasks,
   INTERNAL_ERROR,
+  KEY_IN_PROGRESS,
+  KEY_REUSED,
   MISSING_FIELD,
   NO_TOKEN,
   NOT_FOUND,
@@ -31,6 +33,7 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const IF_NONE_MATCH = { $ref: "#/components/parameters/IfNoneMatch" };
 const AFTER = { $ref: "#/components/parameters/After" };
 const LAST_EVENT_ID = { $ref: "#/components/parameters/LastEventId" };
+const IDEMPOTENCY_KEY = { $ref: "#/components/parameters/IdempotencyKey" };
 
 /** The OpenAPI document of the service exactly as CONTRACT.md defines it, for this configuration. */
 export function openApiDocument(config: AppConfig): Json {
@@ -125,7 +128,10 @@ function taskOperations(config: AppConfig): Json {
     post: {
       operationId: "createTask",
       summary: "Append a task; its id is the last task's id plus 1",
+      description:
+        "With an Idempotency-Key the task is added once: the same request again answers the same task with Idempotent-Replayed: true, whatever happened between, even once the list is full. The key is remembered with the task in the same atomic step, for at least 24 hours unless MAX_IDEMPOTENCY_KEYS newer keys push it out; with write tokens, each token has keys of its own. A request that fails remembers nothing.",
       ...(write.security === undefined ? {} : { security: write.security }),
+      parameters: [IDEMPOTENCY_KEY],
       requestBody: {
         required: true,
         description: `At most ${config.maxBodyBytes} bytes. A missing Content-Type is read as JSON. Fields other than title and completed (id included) are ignored.`,
@@ -134,11 +140,14 @@ function taskOperations(config: AppConfig): Json {
       responses: {
         ...write.responses,
         "200": {
-          description: "The created task",
+          description: "The created task, or with Idempotent-Replayed the task this key created before",
+          headers: { "Idempotent-Replayed": header("IdempotentReplayed") },
           content: json(ref("Task"), { id: 3, title: "Write the README", completed: false }),
         },
+        "409": errorResponse("A request with this Idempotency-Key is still being answered", KEY_IN_PROGRESS),
+        "422": errorResponse("This Idempotency-Key came before with another title or completed", KEY_REUSED),
         "400": errorResponse(
-          "The body is not valid JSON, not an object, or a field is missing or of the wrong type",
+          "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type",
           MISSING_FIELD,
         ),
         "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
@@ -292,6 +301,13 @@ function components(config: AppConfig): Json {
       },
     },
     parameters: {
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "1 to 255 visible ASCII characters, new for each task, such as a UUID; sent again with a retry",
+        schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
+      },
       After: {
         name: "after",
         in: "query",
@@ -319,6 +335,11 @@ function components(config: AppConfig): Json {
         description: "Changes whenever the content changes",
         required: true,
         schema: { type: "string", pattern: '^"[^"]*"$' },
+      },
+      IdempotentReplayed: {
+        description: "true when the answer is the task an earlier request with the same Idempotency-Key created",
+        required: false,
+        schema: { const: "true" },
       },
       EventStream: {
         description: "The stream's media type",

@@ -4,9 +4,11 @@ import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
 import { limitReached } from "../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.ts";
 import { ChangeSignal } from "./change-signal.ts";
-import type { AppendResult, TaskStore } from "./store.ts";
+import { RememberedKeys } from "./remembered-keys.ts";
+import type { AppendResult, IdempotencyKey, TaskStore } from "./store.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * One list in this isolate's or process's memory, starting from the initial tasks. Reads are
@@ -14,6 +16,7 @@ const encoder = new TextEncoder();
  */
 export class MemoryStore implements TaskStore {
   #list: EncodedList | undefined;
+  readonly #keys = new RememberedKeys();
   readonly #changes: ChangeSignal;
 
   /** With `pollMs`, readers waiting for a change look again on a timer of their own (see {@link ChangeSignal}). */
@@ -25,14 +28,24 @@ export class MemoryStore implements TaskStore {
     return this.#encoded().read();
   }
 
-  async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
+  async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
     const list = this.#encoded();
+    const known = key === undefined ? undefined : this.#keys.match(key);
+    if (known === "another-task") return { outcome: "key-reused", usage: list.usage };
+    if (known !== undefined) {
+      const kept = list.find(known.taskId);
+      if (kept !== undefined) {
+        const json = decoder.decode(kept.json);
+        return { outcome: "replayed", task: JSON.parse(json) as Task, json, usage: list.usage };
+      }
+    }
     const created: Task = { id: list.lastId + 1, title: task.title, completed: task.completed };
     const json = taskJson(created);
     const bytes = encoder.encode(json);
     const limit = limitReached(list.usage, list.addedBytes(bytes), limits);
     if (limit !== undefined) return { outcome: "full", limit, usage: list.usage };
     list.push(bytes, created.id);
+    if (key !== undefined) this.#keys.remember(key, created.id, limits.maxKeys);
     this.#changes.notify();
     return { outcome: "added", task: created, json, usage: list.usage };
   }

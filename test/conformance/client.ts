@@ -31,6 +31,10 @@ export interface ConformanceOptions {
   readonly fresh?: boolean;
   /** The target takes WebSocket upgrades on /tasks/events (a real server), so the socket cases run. */
   readonly sockets?: boolean;
+  /** MAX_IDEMPOTENCY_KEYS, when it is small enough for the suite to pass. */
+  readonly maxIdempotencyKeys?: number;
+  /** A second token of WRITE_TOKENS, to show that each token has keys of its own. */
+  readonly otherWriteToken?: string;
   /** MAX_SUBSCRIBERS, when it is small enough for the suite to reach. */
   readonly maxSubscribers?: number;
   /**

@@ -19,6 +19,7 @@ export const CONFIGURED_ENV = {
   READ_TOKENS: `${READ_TOKEN},another-read-token-0123`,
   WRITE_TOKENS: `another-write-token-0123, ${WRITE_TOKEN}`,
   MAX_SUBSCRIBERS: "10",
+  MAX_IDEMPOTENCY_KEYS: "3",
 } as const;
 
 /** What the suite is told about a target started with {@link CONFIGURED_ENV}. */
@@ -29,6 +30,8 @@ export const CONFIGURED_OPTIONS: ConformanceOptions = {
   corsOrigins: CONFIGURED_ENV.CORS_ORIGINS.split(",").map((origin) => origin.trim()),
   tokens: { read: READ_TOKEN, write: WRITE_TOKEN },
   maxSubscribers: Number(CONFIGURED_ENV.MAX_SUBSCRIBERS),
+  maxIdempotencyKeys: Number(CONFIGURED_ENV.MAX_IDEMPOTENCY_KEYS),
+  otherWriteToken: "another-write-token-0123",
 };
 
 /** The tokens of {@link CONFIGURED_ENV}, every one of which must stay out of logs and answers. */

@@ -49,7 +49,7 @@ const MAX_LIST_BYTES: Readonly<Record<Runtime, number>> = {
 function describeStartRefusals(runtime: Runtime): void {
   describeAlongside(`${runtime} server with a setting it cannot use`, () => {
     const tokenRefusals = [
-      { name: "WRITE_TOKENS", value: "short-secret-1", problem: "token 1 of 1 is 14 characters long" },
+      { name: "WRITE_TOKENS", value: "short-secret-1", problem: "token 1 of 1 has 14 characters before any = padding" },
       {
         name: "READ_TOKENS",
         value: "a-good-read-token-0123,not a token but a sentence",

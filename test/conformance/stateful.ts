@@ -249,14 +249,29 @@ export function corsCases(origins: "*" | readonly string[] | undefined): Statefu
 export function limitCases(maxTasks: number): StatefulCase[] {
   return [
     {
-      name: "POST answers 507 once the list holds MAX_TASKS tasks, and adds nothing",
+      name: "POST answers 507 once the list holds MAX_TASKS tasks, and adds nothing; a key sent before it filled still replays",
       async run(client) {
+        const key = `before-full-${crypto.randomUUID()}`;
+        const keyed = (title: string) => {
+          const spec = jsonPost("/tasks", { title, completed: false });
+          return { ...spec, headers: { ...spec.headers, "Idempotency-Key": key } };
+        };
+        const first = await client.send(keyed("Sent before the list filled"));
+        checkEqual(first.status, 200, "status of the keyed POST before the list filled");
         await fill(client, maxTasks);
         const before = await client.readList();
         checkEqual(before.tasks.length, maxTasks, "length of the filled list");
         const reply = await client.send(jsonPost("/tasks", { title: "One too many", completed: false }));
         checkEqual(reply.status, 507, "status of a POST to a full list");
         checkErrorBody(reply);
+        const replay = await client.send(keyed("Sent before the list filled"));
+        checkEqual([replay.status, replay.text], [200, first.text], "the keyed POST again, on the full list");
+        checkEqual(replay.headers.get("idempotent-replayed"), "true", "Idempotent-Replayed on the full list");
+        const fresh = {
+          ...keyed("A new key on a full list"),
+          headers: { ...keyed("").headers, "Idempotency-Key": `${key}-new` },
+        };
+        checkEqual((await client.send(fresh)).status, 507, "status of a new key's POST to a full list");
         await checkUnchanged(client, before.text, before.etag);
       },
     },

@@ -2,6 +2,7 @@ import { accessCases } from "./access.ts";
 import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
 import { runTableCase } from "./expect.ts";
+import { idempotencyCases } from "./idempotency.ts";
 import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
 import { tableCases } from "./table.ts";
@@ -36,6 +37,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ),
     ...statefulCases(),
     ...liveCases(options),
+    ...idempotencyCases(options),
     ...corsCases(options.corsOrigins),
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
   ];

@@ -7,7 +7,7 @@ import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
-const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024 };
+const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
 const pools: postgres.Sql[] = [];
 afterAll(async () => {
   await Promise.all(pools.map((sql) => sql.end()));

@@ -34,6 +34,7 @@ describe("parseAppConfig", () => {
       readTokens: [],
       writeTokens: [],
       maxSubscribers: 10_000,
+      maxIdempotencyKeys: 10_000,
     });
   });
 
@@ -144,8 +145,10 @@ describe("parseAppConfig", () => {
     });
 
     test.each([
-      { value: "short-token", problem: "token 1 of 1 is 11 characters long" },
-      { value: `${token},abc`, problem: "token 2 of 2 is 3 characters long" },
+      { value: "short-token", problem: "token 1 of 1 has 11 characters before any = padding" },
+      { value: `${token},abc`, problem: "token 2 of 2 has 3 characters before any = padding" },
+      // Padding says nothing of a token's strength: one meaningful character is one.
+      { value: "a===============", problem: "token 1 of 1 has 1 characters before any = padding" },
       { value: `${token},,${token}`, problem: "token 2 of 3 is empty" },
       { value: `${token},`, problem: "token 2 of 2 is empty" },
       { value: "secret token with spaces", problem: "token 1 of 1 has a character outside that set" },

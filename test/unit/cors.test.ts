@@ -135,3 +135,13 @@ test("with CORS on, an OPTIONS request to a path that does not exist answers 404
   const res = await appFrom({ CORS_ORIGINS: "*" }).request("/elsewhere", preflight(ALLOWED));
   await expectJsonError(res, 404, "Not found");
 });
+
+test.each([
+  { path: "/openapi.json", methods: ["GET", "HEAD"] },
+  { path: "/tasks/events", methods: ["GET", "HEAD"] },
+  { path: "/tasks", methods: ["GET", "HEAD", "POST"] },
+])("with CORS on, a preflight for $path allows exactly the methods it answers", async ({ path, methods }) => {
+  const res = await appFrom({ CORS_ORIGINS: "*" }).request(path, preflight(ALLOWED));
+  expect(res.status).toBe(204);
+  expect(res.headers.get("Access-Control-Allow-Methods")?.split(",").sort()).toEqual([...methods].sort());
+});

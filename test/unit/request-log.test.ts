@@ -105,3 +105,32 @@ describe("request log", () => {
     expect(lines[0]?.entry).toMatchObject({ query: "?page=2", userAgent: "curl/8" });
   });
 });
+
+describe("tokens a client puts in what is logged", () => {
+  // Shaped like `openssl rand -base64 32`, with the characters a URL may carry percent-encoded.
+  const TOKEN = "q1Zx+8Tk/9aB3cD4eF5gH6iJ7kL8mN9oP0rS1tU2vW=";
+  const written = [
+    ["plainly", TOKEN],
+    ["percent-encoded but for its /", "q1Zx%2B8Tk/9aB3cD4eF5gH6iJ7kL8mN9oP0rS1tU2vW%3D"],
+    ["percent-encoded in upper case", "q1Zx%2B8Tk%2F9aB3cD4eF5gH6iJ7kL8mN9oP0rS1tU2vW%3D"],
+    ["percent-encoded in lower case", "q1Zx%2b8Tk%2f9aB3cD4eF5gH6iJ7kL8mN9oP0rS1tU2vW%3d"],
+    ["with letters percent-encoded too", "%71%31Zx%2B8Tk/9aB3cD4eF5gH6iJ7kL8mN9oP0rS1tU2vW%3D"],
+  ] as const;
+
+  test.each(written)("are hidden when written %s in the path, at the default level", async (_how, text) => {
+    const { app, lines } = loggedApp({ READ_TOKENS: TOKEN });
+    await app.request(`/tasks/${text}`);
+    const logged = JSON.stringify(lines);
+    expect(logged).toContain("[redacted]");
+    expect(logged).not.toContain(text);
+    expect(logged).not.toContain(TOKEN);
+  });
+
+  test.each(written)("are hidden when written %s in the query, at debug", async (_how, text) => {
+    const { app, lines } = loggedApp({ READ_TOKENS: TOKEN, LOG_LEVEL: "debug" });
+    await app.request(`/tasks?access_token=${text}`, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const logged = JSON.stringify(lines);
+    expect(logged).toContain("[redacted]");
+    expect(logged).not.toContain(text);
+  });
+});

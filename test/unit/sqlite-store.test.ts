@@ -15,7 +15,7 @@ import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { joinParts, taskText, utf8 } from "./helpers.ts";
 
 const decoder = new TextDecoder();
-const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024 };
+const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024, maxKeys: 100 };
 
 let dir: string;
 let path: string;
@@ -226,7 +226,7 @@ describe("a SQLite store", () => {
 
   test("names the task limit when both limits are reached", async () => {
     const store = new SqliteFileStore(connect());
-    const limits = { maxTasks: INITIAL_TASKS.length, maxBytes: store.read().usage.bytes };
+    const limits = { maxTasks: INITIAL_TASKS.length, maxBytes: store.read().usage.bytes, maxKeys: 100 };
     expect(await store.append({ title: "x", completed: false }, limits)).toEqual(full("tasks"));
   });
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { StoreUnavailableError } from "../../src/errors.ts";
+import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import type { TaskStore } from "../../src/store/store.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError } from "./helpers.ts";
@@ -78,4 +79,46 @@ test("a POST that the store refuses as unreachable is still checked first: a bad
     headers: { "Content-Type": "application/json" },
   });
   await expectJsonError(res, 400, "Title or completed status is missing");
+});
+
+describe("a Durable Object the Worker cannot reach", () => {
+  /** A binding whose object fails every call with `error`, as Cloudflare's RPC fails. */
+  const failingObject = (error: Error): ListObjectNamespace => {
+    const fail = () => Promise.reject(error);
+    return {
+      getByName: () => ({ changes: fail, append: fail, nextChange: fail, stopWaiting: fail, fetch: fail }),
+    };
+  };
+  const rpcError = (message: string, flags: { retryable?: boolean; overloaded?: boolean }) =>
+    Object.assign(new Error(message), flags);
+  const post = {
+    method: "POST",
+    body: JSON.stringify({ title: "Not now", completed: false }),
+    headers: { "Content-Type": "application/json" },
+  };
+
+  test.each([
+    {
+      kind: "reset by a deploy",
+      error: rpcError("Durable Object reset because its code was updated.", { retryable: true }),
+    },
+    {
+      kind: "overloaded",
+      error: rpcError("Durable Object is overloaded. Too many requests queued.", { overloaded: true }),
+    },
+    { kind: "cut off from the Worker", error: rpcError("Network connection lost.", { retryable: true }) },
+  ])("when the object is $kind, GET and POST answer 503 with Retry-After", async ({ error }) => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const app = appFrom({}, new DurableObjectStore(failingObject(error)));
+    for (const res of [await app.request("/tasks"), await app.request("/tasks", post)]) {
+      expect(res.headers.get("Retry-After")).toBe("1");
+      await expectJsonError(res, 503, MESSAGE);
+    }
+  });
+
+  test("what the object's own code throws stays an unexpected failure: 500", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const app = appFrom({}, new DurableObjectStore(failingObject(new TypeError("not a task"))));
+    await expectJsonError(await app.request("/tasks", post), 500, "Internal server error");
+  });
 });

@@ -4,13 +4,15 @@ import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { ListVersion } from "../../list/encoded-list.ts";
 import type { Limit, ListUsage } from "../../list/limits.ts";
-import { type NewTask, taskJson } from "../../list/task.ts";
+import { type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
-import type { AppendResult, TaskStore } from "../store.ts";
+import type { AppendResult, IdempotencyKey, TaskStore } from "../store.ts";
 
 /** What an append in the object did. */
 export type ObjectAppendResult =
   | { readonly id: number; readonly usage: ListUsage }
+  | { readonly replayed: Task; readonly usage: ListUsage }
+  | { readonly keyReused: true; readonly usage: ListUsage }
   | { readonly full: Limit; readonly usage: ListUsage };
 
 /** The object's RPC methods, as the Worker calls them. */
@@ -25,6 +27,7 @@ export interface ListObjectRpc {
     titleJson: Uint8Array,
     completed: boolean,
     limits: ListLimits,
+    key?: IdempotencyKey,
   ): ObjectAppendResult | Promise<ObjectAppendResult>;
   /**
    * Resolves true once the list holds tasks after `lastId`, or false after `waitMs` or once
@@ -66,15 +69,19 @@ export class DurableObjectStore implements TaskStore {
     return this.#call(() => this.#mirror.read(async (instance, afterId) => this.#stub().changes(instance, afterId)));
   }
 
-  async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
+  async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
     const titleJson = new TextEncoder().encode(JSON.stringify(task.title));
     // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
     // within the list's limit, far under RPC's cap.
     if (titleJson.byteLength + 2 > limits.maxBytes) {
       return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
-    const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits));
+    const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
     if ("full" in result) return { outcome: "full", limit: result.full, usage: result.usage };
+    if ("keyReused" in result) return { outcome: "key-reused", usage: result.usage };
+    if ("replayed" in result) {
+      return { outcome: "replayed", task: result.replayed, json: taskJson(result.replayed), usage: result.usage };
+    }
     const created = { id: result.id, ...task };
     return { outcome: "added", task: created, json: taskJson(created), usage: result.usage };
   }

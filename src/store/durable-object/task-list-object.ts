@@ -7,6 +7,7 @@ import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
 import { type SqliteConnection, SqliteList } from "../sqlite/sqlite-list.ts";
+import type { IdempotencyKey } from "../store.ts";
 import type { ListObjectRpc, ObjectAppendResult } from "./durable-store.ts";
 
 /** Bytes a subscriber's socket holds unsent before the object waits for it to read. */
@@ -54,12 +55,14 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     };
   }
 
-  append(titleJson: Uint8Array, completed: boolean, limits: ListLimits): ObjectAppendResult {
+  append(titleJson: Uint8Array, completed: boolean, limits: ListLimits, key?: IdempotencyKey): ObjectAppendResult {
     const title: unknown = JSON.parse(decoder.decode(titleJson));
     if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
     const before = this.#list.lastId;
-    const appended = this.#list.append({ title, completed }, limits);
+    const appended = this.#list.append({ title, completed }, limits, key);
     if ("full" in appended) return { full: appended.full, usage: this.#list.usage };
+    if ("keyReused" in appended) return { keyReused: true, usage: this.#list.usage };
+    if ("replayed" in appended) return { replayed: appended.replayed, usage: this.#list.usage };
     for (const wake of this.#waiting.values()) wake(true);
     for (const ws of this.ctx.getWebSockets()) {
       const follower = ws.deserializeAttachment() as Follower;

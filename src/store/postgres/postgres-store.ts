@@ -8,7 +8,7 @@ import { type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../mirror.ts";
-import type { AppendResult, TaskStore } from "../store.ts";
+import type { AppendResult, IdempotencyKey, TaskStore } from "../store.ts";
 
 /**
  * Runs `work` with a client: on Node, Bun and Deno the process's pool, on Workers a client made
@@ -116,18 +116,33 @@ export class PostgresStore implements TaskStore {
     });
   }
 
-  append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
+  append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
     const titleJson = JSON.stringify(task.title);
     // The task's JSON as the list shows it, but for its id, whose digits only the database knows.
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
     return this.#run(async (sql) => {
       for (let attempt = 1; ; attempt++) {
-        const parameters = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
-        const [row] = await sql.unsafe(this.#sql.append, parameters, PREPARED);
-        if (row !== undefined) {
+        const limitsAndTask = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
+        const [row] =
+          key === undefined
+            ? await sql.unsafe(this.#sql.append, limitsAndTask, PREPARED)
+            : await sql.unsafe(
+                this.#sql.appendKeyed,
+                [...limitsAndTask, key.scope, key.key, key.fingerprint, limits.maxKeys],
+                PREPARED,
+              );
+        if (row !== undefined && row.outcome !== "full") {
           this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-          const created = { id: Number(row.id), ...task };
-          return { outcome: "added", task: created, json: taskJson(created), usage: this.#usage };
+          if (row.outcome === "key-reused") return { outcome: "key-reused", usage: this.#usage };
+          const title: unknown = row.outcome === "replayed" ? JSON.parse(String(row.title_json)) : task.title;
+          const completed = row.outcome === "replayed" ? row.completed === true : task.completed;
+          const kept = { id: Number(row.id), title: String(title), completed };
+          return {
+            outcome: row.outcome === "replayed" ? "replayed" : "added",
+            task: kept,
+            json: taskJson(kept),
+            usage: this.#usage,
+          };
         }
         // Nothing appended: the list is full, or it has no row. Which limit, the row says; the list
         // only grows, so it still breaks the limit the append found broken.
@@ -197,6 +212,7 @@ interface Statements {
   readonly initialise: (instance: string) => string;
   readonly changes: string;
   readonly append: string;
+  readonly appendKeyed: string;
   readonly state: string;
 }
 
@@ -248,6 +264,27 @@ BEGIN
     SELECT '${instance}', count(*), COALESCE(max(id), 0), 2 + COALESCE(sum(octet_length(${TASK_JSON}) + 1) - 1, 0)
     FROM ${s}.tasks;
   END IF;
+  -- Idempotency-Keys: each with the task it added and a hash of what it asked for, oldest first by
+  -- seq, and how many there are, so that the oldest past the limit are forgotten.
+  CREATE TABLE IF NOT EXISTS ${s}.idempotency_keys (
+    seq bigserial PRIMARY KEY,
+    scope text NOT NULL,
+    key text NOT NULL,
+    fingerprint text NOT NULL,
+    task_id integer,
+    UNIQUE (scope, key)
+  );
+  CREATE TABLE IF NOT EXISTS ${s}.idempotency_count (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    keys integer NOT NULL
+  );
+  INSERT INTO ${s}.idempotency_count (keys) SELECT count(*) FROM ${s}.idempotency_keys ON CONFLICT DO NOTHING;
+  IF NOT EXISTS (
+    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = '${schema}' AND p.proname = '${APPEND_KEYED}'
+  ) THEN
+    ${appendKeyedFunction(s)}
+  END IF;
 END
 $init$`,
     // One statement, so the instance and count are of the same moment as the tasks. The window
@@ -280,8 +317,81 @@ FROM state, LATERAL (
   SELECT pg_notify($6, id::text) FROM task
 )
 SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added, told`,
+    appendKeyed: `SELECT * FROM ${s}.${APPEND_KEYED}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list WHERE singleton`,
   };
+}
+
+/** The name of the function that appends a task with an Idempotency-Key; a new version gets a new name. */
+const APPEND_KEYED = "append_keyed_v1";
+
+/**
+ * The function that appends a task with an Idempotency-Key, in one statement and so in one
+ * transaction: the key is claimed first, so a second request with it waits on the unique index
+ * until the first commits, then answers with the first's task; a key that added nothing (the
+ * list full) is forgotten in the same transaction, so a failure remembers nothing.
+ */
+function appendKeyedFunction(s: string): string {
+  const added = "rest + length((l.last_id + 1)::text) + (l.task_count > 0)::integer";
+  return `CREATE FUNCTION ${s}.${APPEND_KEYED}(
+      rest integer, max_tasks bigint, max_bytes bigint, new_title_json text, new_completed boolean,
+      channel text, key_scope text, key_value text, key_fingerprint text, max_keys integer
+    )
+    RETURNS TABLE (outcome text, id integer, task_count integer, json_bytes float8, last_id integer,
+      title_json text, completed boolean)
+    LANGUAGE plpgsql AS $fn$
+    #variable_conflict use_column
+    DECLARE
+      claimed boolean;
+      known record;
+      appended record;
+      kept integer;
+    BEGIN
+      INSERT INTO ${s}.idempotency_keys (scope, key, fingerprint) VALUES (key_scope, key_value, key_fingerprint)
+        ON CONFLICT (scope, key) DO NOTHING;
+      claimed := FOUND;
+      IF NOT claimed THEN
+        SELECT k.fingerprint, k.task_id INTO known FROM ${s}.idempotency_keys k
+          WHERE k.scope = key_scope AND k.key = key_value;
+        IF known.fingerprint <> key_fingerprint THEN
+          RETURN QUERY SELECT 'key-reused'::text, NULL::integer, l.task_count, l.json_bytes::float8, l.last_id,
+            NULL::text, NULL::boolean FROM ${s}.list l WHERE l.singleton;
+          RETURN;
+        END IF;
+        RETURN QUERY SELECT 'replayed'::text, t.id, l.task_count, l.json_bytes::float8, l.last_id, t.title_json,
+          t.completed FROM ${s}.tasks t, ${s}.list l WHERE t.id = known.task_id AND l.singleton;
+        -- A task changed away by hand takes its key's meaning with it: the request is new again.
+        IF FOUND THEN RETURN; END IF;
+      END IF;
+      UPDATE ${s}.list l SET task_count = l.task_count + 1, last_id = l.last_id + 1,
+          json_bytes = l.json_bytes + ${added}
+        WHERE l.singleton AND l.task_count < max_tasks AND l.json_bytes + ${added} <= max_bytes
+        RETURNING l.last_id AS new_id, l.task_count AS count, l.json_bytes AS bytes INTO appended;
+      IF NOT FOUND THEN
+        IF claimed THEN
+          DELETE FROM ${s}.idempotency_keys k WHERE k.scope = key_scope AND k.key = key_value;
+        END IF;
+        RETURN QUERY SELECT 'full'::text, NULL::integer, l.task_count, l.json_bytes::float8, l.last_id,
+          NULL::text, NULL::boolean FROM ${s}.list l WHERE l.singleton;
+        RETURN;
+      END IF;
+      INSERT INTO ${s}.tasks (id, title_json, completed) VALUES (appended.new_id, new_title_json, new_completed);
+      UPDATE ${s}.idempotency_keys k SET task_id = appended.new_id, fingerprint = key_fingerprint
+        WHERE k.scope = key_scope AND k.key = key_value;
+      PERFORM pg_notify(channel, appended.new_id::text);
+      IF claimed THEN
+        UPDATE ${s}.idempotency_count c SET keys = c.keys + 1 WHERE c.singleton RETURNING c.keys INTO kept;
+        IF kept > max_keys THEN
+          DELETE FROM ${s}.idempotency_keys k WHERE k.seq IN (
+            SELECT o.seq FROM ${s}.idempotency_keys o WHERE o.task_id IS NOT NULL ORDER BY o.seq LIMIT kept - max_keys
+          );
+          UPDATE ${s}.idempotency_count c SET keys = max_keys WHERE c.singleton;
+        END IF;
+      END IF;
+      RETURN QUERY SELECT 'added'::text, appended.new_id, appended.count, appended.bytes::float8, appended.new_id,
+        NULL::text, NULL::boolean;
+    END
+    $fn$;`;
 }
 
 /** A constant string as an SQL literal. */
@@ -289,9 +399,15 @@ function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** SQLSTATE 42P01 (no such table) and 3F000 (no such schema): the list has not been made in this schema yet. */
+/**
+ * SQLSTATE 42P01 (no such table), 3F000 (no such schema) and 42883 (no such function): the list,
+ * or a part of it a newer version added, has not been made in this schema yet.
+ */
 function isMissingList(error: unknown): boolean {
-  return error instanceof MissingList || (isPostgresError(error) && (error.code === "42P01" || error.code === "3F000"));
+  return (
+    error instanceof MissingList ||
+    (isPostgresError(error) && (error.code === "42P01" || error.code === "3F000" || error.code === "42883"))
+  );
 }
 
 function isStaleTermination(error: unknown): boolean {

@@ -2,9 +2,9 @@
 // only writer: kept across restarts, read from memory.
 import type { ListLimits } from "../../config.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
-import type { NewTask } from "../../list/task.ts";
+import { type NewTask, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
-import type { AppendResult, TaskStore } from "../store.ts";
+import type { AppendResult, IdempotencyKey, TaskStore } from "../store.ts";
 import { type SqliteConnection, SqliteList } from "./sqlite-list.ts";
 
 /** A connection to a database file, which a Node, Bun or Deno server opens and may close. */
@@ -41,9 +41,14 @@ export class SqliteFileStore implements TaskStore {
     return this.#encoded.read();
   }
 
-  async append(task: NewTask, limits: ListLimits): Promise<AppendResult> {
-    const appended = this.#list.append(task, limits);
-    if ("full" in appended) return { outcome: "full", limit: appended.full, usage: this.#list.usage };
+  async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
+    const appended = this.#list.append(task, limits, key);
+    const usage = this.#list.usage;
+    if ("full" in appended) return { outcome: "full", limit: appended.full, usage };
+    if ("keyReused" in appended) return { outcome: "key-reused", usage };
+    if ("replayed" in appended) {
+      return { outcome: "replayed", task: appended.replayed, json: taskJson(appended.replayed), usage };
+    }
     this.#encoded.push(appended.json, appended.task.id);
     this.#changes.notify();
     return { outcome: "added", task: appended.task, json: appended.text, usage: this.#list.usage };

@@ -4,6 +4,7 @@ import type { ListLimits } from "../../config.ts";
 import { encodeTask } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
+import type { IdempotencyKey } from "../store.ts";
 
 /** A value SQLite binds or returns that the list uses. */
 export type SqlValue = string | number | null;
@@ -34,6 +35,13 @@ export interface Appended {
   readonly json: Uint8Array<ArrayBuffer>;
 }
 
+/** What {@link SqliteList.append} did: added a task, found its key's task, refused the key, or found the list full. */
+export type SqliteAppend =
+  | Appended
+  | { readonly replayed: Task }
+  | { readonly keyReused: true }
+  | { readonly full: Limit };
+
 const SCHEMA = [
   // A title is kept as its JSON string literal: SQLite text cannot hold the lone surrogates a JSON
   // title may carry, and Deno's node:sqlite cuts text it reads back at the first NUL.
@@ -48,9 +56,13 @@ const SCHEMA = [
   // unknown, and the next open counts it again.
   "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_delete AFTER DELETE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
   "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_update AFTER UPDATE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
+  // Idempotency-Keys: each with the task it added and a hash of what it asked for, oldest first by seq.
+  "CREATE TABLE IF NOT EXISTS idempotency_keys (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, task_id INTEGER NOT NULL, UNIQUE (scope, key))",
 ];
 const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
+const TASK = "SELECT id, title_json, completed FROM tasks WHERE id = ?";
+const KNOWN_KEY = "SELECT fingerprint, task_id FROM idempotency_keys WHERE scope = ? AND key = ?";
 const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
 /** Bytes of the tasks' JSON after an id, commas between them included, counted in SQL as the list encodes them. */
 const BYTES_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE id > ?`;
@@ -66,6 +78,7 @@ export class SqliteList {
   #tasks: number;
   #bytes: number;
   #lastId: number;
+  #keys: number;
 
   /**
    * Creates the schema and the initial tasks if the database holds no list yet, and counts the
@@ -96,6 +109,7 @@ export class SqliteList {
     this.#tasks = state.tasks;
     this.#bytes = state.bytes;
     this.#lastId = Number(db.query("SELECT COALESCE(MAX(id), 0) AS id FROM tasks")[0]?.id ?? 0);
+    this.#keys = Number(db.query("SELECT COUNT(*) AS keys FROM idempotency_keys")[0]?.keys ?? 0);
   }
 
   get usage(): ListUsage {
@@ -117,14 +131,30 @@ export class SqliteList {
     for (const row of this.#db.iterate(ALL_TASKS)) yield toTask(row);
   }
 
-  /** Appends a task with the next id, in one transaction, unless it would break one of `limits`. */
-  append(task: NewTask, limits: ListLimits): Appended | { readonly full: Limit } {
+  /**
+   * Appends a task with the next id, in one transaction, unless it would break one of `limits`.
+   * With `key`: a key the list remembers answers with the task it added (or is refused, for
+   * another task) before any limit; a new one is remembered in the transaction that adds the task.
+   */
+  append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): SqliteAppend {
+    if (key !== undefined) {
+      const known = this.#db.query(KNOWN_KEY, key.scope, key.key)[0];
+      if (known !== undefined) {
+        if (known.fingerprint !== key.fingerprint) return { keyReused: true };
+        const kept = this.#db.query(TASK, Number(known.task_id))[0];
+        // A task changed by hand away takes its key with it: the request is new again.
+        if (kept !== undefined) return { replayed: toTask(kept) };
+        this.#db.query("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", key.scope, key.key);
+        this.#keys -= 1;
+      }
+    }
     const created: Task = { id: this.#lastId + 1, title: task.title, completed: task.completed };
     const text = taskJson(created);
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
     const added = json.byteLength + (this.#tasks > 0 ? 1 : 0);
     const full = limitReached(this.usage, added, limits);
     if (full !== undefined) return { full };
+    const forget = key === undefined ? 0 : Math.max(this.#keys + 1 - limits.maxKeys, 0);
     this.#db.transaction(() => {
       this.#db.query(
         "INSERT INTO tasks (id, title_json, completed) VALUES (?, ?, ?)",
@@ -133,10 +163,25 @@ export class SqliteList {
         Number(created.completed),
       );
       this.#db.query("UPDATE list SET json_bytes = json_bytes + ?", added);
+      if (key === undefined) return;
+      this.#db.query(
+        "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id) VALUES (?, ?, ?, ?)",
+        key.scope,
+        key.key,
+        key.fingerprint,
+        created.id,
+      );
+      if (forget > 0) {
+        this.#db.query(
+          "DELETE FROM idempotency_keys WHERE seq IN (SELECT seq FROM idempotency_keys ORDER BY seq LIMIT ?)",
+          forget,
+        );
+      }
     });
     this.#tasks += 1;
     this.#bytes += added;
     this.#lastId = created.id;
+    if (key !== undefined) this.#keys += 1 - forget;
     return { task: created, text, json };
   }
 

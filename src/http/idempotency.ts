@@ -1,0 +1,42 @@
+// Idempotency-Key on a POST (the IETF draft "The Idempotency-Key HTTP Header Field"): read and
+// checked, and made into what the store remembers: whose key, the key, and a hash of the task.
+import type { Context } from "hono";
+import { apiError } from "../errors.ts";
+import type { NewTask } from "../list/task.ts";
+import { BAD_IDEMPOTENCY_KEY } from "../messages.ts";
+import type { IdempotencyKey } from "../store/store.ts";
+
+/** 1 to 255 visible ASCII characters. */
+const KEY = /^[\x21-\x7e]{1,255}$/;
+const encoder = new TextEncoder();
+
+/** Reads the request's Idempotency-Key, or undefined without one; a malformed one answers 400. */
+export function idempotencyKeyOf(c: Context): string | undefined {
+  const key = c.req.header("Idempotency-Key");
+  if (key === undefined) return undefined;
+  if (!KEY.test(key)) throw apiError(400, BAD_IDEMPOTENCY_KEY);
+  return key;
+}
+
+/**
+ * What the store remembers of `key` for `task`: with write tokens each token has keys of its own,
+ * so the scope is a hash of the request's bearer token (never the token itself).
+ */
+export async function rememberedKey(
+  c: Context,
+  key: string,
+  task: NewTask,
+  tokensGuardWrites: boolean,
+): Promise<IdempotencyKey> {
+  const token = tokensGuardWrites ? (c.req.header("Authorization")?.replace(/^bearer\s+/i, "") ?? "") : undefined;
+  const [scope, fingerprint] = await Promise.all([
+    token === undefined ? "" : sha256(token),
+    sha256(JSON.stringify([task.title, task.completed])),
+  ]);
+  return { scope, key, fingerprint };
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
