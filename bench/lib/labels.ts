@@ -8,6 +8,7 @@ export const SCENARIO_LABELS: Record<Scenario, string> = {
   "read-after-change": "POST, then GET (read after change)",
   "read-after-change-304": "POST, then GET If-None-Match: * (304 after change)",
   post: "POST",
+  "post-key": "POST with Idempotency-Key",
 };
 
 /** How tables and the chart name each server. */
@@ -36,6 +37,7 @@ const SCENARIO_ORDER: readonly Scenario[] = [
   "read-after-change",
   "read-after-change-304",
   "post",
+  "post-key",
 ];
 
 /** Orders rows by runtime, server (ceiling first), scenario and list size. */

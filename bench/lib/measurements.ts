@@ -6,9 +6,16 @@ export const INITIAL_TASKS = 2;
 /**
  * What a run measures: the whole list, the list when the client has it already (304), a create
  * followed on the same connection by a read of the list (a read after a change), the same with the
- * read answered 304 (`If-None-Match: *`), a create.
+ * read answered 304 (`If-None-Match: *`), a create, a create with a fresh Idempotency-Key.
  */
-export const SCENARIOS = ["get", "conditional-get", "read-after-change", "read-after-change-304", "post"] as const;
+export const SCENARIOS = [
+  "get",
+  "conditional-get",
+  "read-after-change",
+  "read-after-change-304",
+  "post",
+  "post-key",
+] as const;
 /** The scenarios of a read after a change. */
 export const READ_AFTER_CHANGE: readonly Scenario[] = ["read-after-change", "read-after-change-304"];
 export type Scenario = (typeof SCENARIOS)[number];
@@ -117,12 +124,21 @@ const POSTGRES_MAX_TASKS = 1_000;
 const READ_AFTER_CHANGE_SUBJECTS: readonly Subject[] = ["workerd", "workerd-durable"];
 
 /**
- * The scenarios a subject is measured in: those of its server, and the read after a change for the
- * two Workers it compares (see {@link READ_AFTER_CHANGE_SUBJECTS}).
+ * The subjects whose POSTs are measured again with a fresh Idempotency-Key each, right after the
+ * plain POSTs: what a key costs, in memory and in a PostgreSQL transaction.
+ */
+const KEYED_POST_SUBJECTS: readonly Subject[] = ["node", "node-postgres"];
+
+/**
+ * The scenarios a subject is measured in: those of its server, the read after a change for the
+ * two Workers it compares (see {@link READ_AFTER_CHANGE_SUBJECTS}), and the POST with a key for
+ * {@link KEYED_POST_SUBJECTS}.
  */
 export function scenariosOf(subject: Subject): readonly Scenario[] {
   const scenarios = SCENARIOS_OF[serverOf(subject)];
-  return READ_AFTER_CHANGE_SUBJECTS.includes(subject) ? [...scenarios, ...READ_AFTER_CHANGE] : scenarios;
+  const reads = READ_AFTER_CHANGE_SUBJECTS.includes(subject) ? READ_AFTER_CHANGE : [];
+  const keyed: Scenario[] = KEYED_POST_SUBJECTS.includes(subject) ? ["post-key"] : [];
+  return [...scenarios, ...reads, ...keyed];
 }
 
 /**

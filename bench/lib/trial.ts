@@ -135,9 +135,14 @@ export async function runTrial(
           : READ_AFTER_CHANGE.includes(scenario)
             ? Math.min(READ_AFTER_CHANGE_CONNECTIONS, load.connections)
             : load.connections;
+      const idBefore = scenario === "post-key" ? await lastTaskId(server.url) : undefined;
       const run = await measureRun(server, scenario, env, connections, load);
       const m: Measurement = { runtime, server: serverKind, scenario, tasks, repeat, connections, ...run };
-      const problem = checkAnswers(m, list.body.byteLength, load.seconds);
+      const problem =
+        checkAnswers(m, list.body.byteLength, load.seconds) ??
+        (idBefore === undefined
+          ? undefined
+          : checkKeyedPosts(m, (await lastTaskId(server.url)) - idBefore, load.seconds));
       if (problem === undefined) measurements.push(m);
       else
         failures.push(
@@ -173,6 +178,7 @@ export async function runTrial(
       });
     }
     if (scenarios.includes("post")) await measure(app, kind, "post", { BENCH_BODY: NEW_TASK_BODY });
+    if (scenarios.includes("post-key")) await measure(app, kind, "post-key", { BENCH_BODY: NEW_TASK_BODY });
     return { measurements, memory, failures };
   } finally {
     await Promise.all(servers.map((s) => s.process.stop()));
@@ -278,6 +284,24 @@ async function measureRun(
     serverCoreOther: Math.max(0, share(serverCore.busy - serverTicks, serverCore.total)),
     loadCoresBusy: share(loadCores.busy, loadCores.total),
   };
+}
+
+/** The id of the last task in the list at `url`: the list's length, as ids count from 1 and none is deleted. */
+async function lastTaskId(url: string): Promise<number> {
+  const tasks = (await (await fetch(url)).json()) as { id: number }[];
+  return tasks.at(-1)?.id ?? 0;
+}
+
+/**
+ * Why a run of POSTs with fresh keys does not measure what it claims: each answer must have added
+ * a task, not replayed another's (a key used twice), or undefined when each did. The answers are
+ * counted from the rate over the run's seconds, which wrk keeps to within a few milliseconds.
+ */
+function checkKeyedPosts(m: Measurement, added: number, seconds: number): string | undefined {
+  const answered = m.requestsPerSecond * seconds;
+  return added >= 0.99 * answered
+    ? undefined
+    : `about ${Math.round(answered)} POSTs with a fresh key added only ${added} tasks: keys were replayed`;
 }
 
 /** Why a run does not measure what it claims (no answers, short GETs, 304s with a body), or undefined when it does. */

@@ -5,7 +5,7 @@ import { start } from "./processes.ts";
 const SCRIPTS = fileURLToPath(new URL("../wrk/", import.meta.url));
 
 /** The wrk scripts, one per scenario. */
-export type WrkScript = "get" | "conditional-get" | "read-after-change" | "read-after-change-304" | "post";
+export type WrkScript = "get" | "conditional-get" | "read-after-change" | "read-after-change-304" | "post" | "post-key";
 
 /** What one wrk run reports, read from the JSON line bench/wrk/report.lua prints. */
 export interface WrkResult {
