@@ -1,0 +1,5 @@
+// The plain Hono peer with live changes on Node, through @hono/node-server.
+import { serve } from "@hono/node-server";
+import app from "./app.ts";
+
+serve({ fetch: app.fetch, port: Number(process.env.PORT ?? 8787), hostname: process.env.HOST ?? "127.0.0.1" });
