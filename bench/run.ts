@@ -1,6 +1,6 @@
 // `npm run bench`: measures the service on Node, Bun, Deno and workerd against each runtime's
-// ceiling, against a plain Hono app on the same runtime and against Fastify, and writes the results
-// to bench/results/ (see bench/README.md).
+// ceiling, against a plain Hono app on the same runtime and against Fastify, then its live changes
+// against a plain Hono peer, and writes the results to bench/results/ (see bench/README.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,10 @@ import { checkTargets } from "./lib/targets.ts";
 import { runTrial } from "./lib/trial.ts";
 import { bundleWorker, writeCeilingWorker } from "./lib/workerd.ts";
 import { requireWrk } from "./lib/wrk.ts";
+import { type LiveReading, liveMeasuredAt, liveServerOf } from "./live/subjects.ts";
+import { summarizeLive } from "./live/summary.ts";
+import { checkLiveTargets } from "./live/targets.ts";
+import { runLiveTrial } from "./live/trial.ts";
 
 const options = parseOptions(process.argv.slice(2));
 if (options === "help") {
@@ -48,7 +52,10 @@ let database: ThrowawayPostgres | undefined;
 try {
   // One PostgreSQL server for the -postgres subjects, committing to disk as in production, on the
   // load generator's cores: the server under test keeps its core to itself.
-  if (options.subjects.some((s) => serverOf(s) === "app-postgres")) {
+  if (
+    options.subjects.some((s) => serverOf(s) === "app-postgres") ||
+    options.liveSubjects.some((s) => liveServerOf(s) === "app-postgres")
+  ) {
     database = await startPostgres({ durable: true, cpus: tasksetList(layout, layout.load) });
   }
   /** Whether the run starts any of `servers` on workerd, which then needs its Worker bundled. */
@@ -102,8 +109,37 @@ try {
     }
   }
 
+  // The live scenario, after the others: its crowds of subscribers would leave the machine's
+  // network stack busy for the runs that followed them.
+  const liveReadings: LiveReading[] = [];
+  const liveSettings = { quick: options.quick, env: options.env, layout, workspace, database };
+  for (let repeat = 1; repeat <= options.repeats; repeat++) {
+    for (const subscribers of options.subscribers) {
+      for (const subject of options.liveSubjects.filter((s) => liveMeasuredAt(s, subscribers))) {
+        const trial = `${subject} with ${subscribers.toLocaleString("en")} subscribers, trial ${repeat}`;
+        console.log(
+          `[${elapsed()}] live trial ${repeat}/${options.repeats}: ${subject} with ${subscribers} subscribers`,
+        );
+        try {
+          const reading = await runLiveTrial(subject, subscribers, repeat, liveSettings);
+          liveReadings.push(reading);
+          if (reading.missed + reading.unexpected + reading.ended > 0) {
+            failures.push(
+              `${trial}: ${reading.missed} event(s) missed, ${reading.unexpected} unexpected, ${reading.ended} stream(s) ended by the server`,
+            );
+          }
+        } catch (error) {
+          failures.push(`${trial}: ${error instanceof Error ? error.message : error}`);
+        }
+        for (const failure of failures.slice(failed)) console.error(`  failed: ${failure}`);
+        failed = failures.length;
+      }
+    }
+  }
+
   const rows = summarize(measurements);
   const memoryRows = summarizeMemory(memory);
+  const liveRows = summarizeLive(liveReadings);
   const report = {
     date: new Date().toISOString(),
     options,
@@ -111,13 +147,14 @@ try {
     threads,
     rows,
     memory: memoryRows,
-    targets: checkTargets(rows, memoryRows, options.env),
+    live: liveRows,
+    targets: [...checkTargets(rows, memoryRows, options.env), ...checkLiveTargets(liveRows)],
     failures,
   };
   mkdirSync(outDir, { recursive: true });
   writeFileSync(
     join(outDir, "results.json"),
-    `${JSON.stringify({ ...report, measurements, memoryReadings: memory }, null, 2)}\n`,
+    `${JSON.stringify({ ...report, measurements, memoryReadings: memory, liveReadings }, null, 2)}\n`,
   );
   writeFileSync(join(outDir, "rps-by-tasks.svg"), await drawChart(rows));
   writeFileSync(join(outDir, "results.md"), toMarkdown(report, "rps-by-tasks.svg"));

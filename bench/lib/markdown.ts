@@ -1,3 +1,5 @@
+import { liveSection } from "../live/markdown.ts";
+import type { LiveRow } from "../live/summary.ts";
 import { compareRows, SCENARIO_LABELS, SERVER_LABELS } from "./labels.ts";
 import type { MachineInfo } from "./machine.ts";
 import { READ_AFTER_CHANGE_PAIRS, type Scenario } from "./measurements.ts";
@@ -13,13 +15,15 @@ export interface BenchReport {
   readonly threads: number;
   readonly rows: readonly Row[];
   readonly memory: readonly MemoryRow[];
+  /** The live scenario's medians. */
+  readonly live: readonly LiveRow[];
   readonly targets: readonly TargetCheck[];
   /** Runs and trials left out, each with its reason. */
   readonly failures: readonly string[];
 }
 
 /** A Markdown table whose first `textColumns` columns are left-aligned and the others, numbers, right-aligned. */
-function table(header: readonly string[], rows: readonly (readonly string[])[], textColumns: number): string {
+export function table(header: readonly string[], rows: readonly (readonly string[])[], textColumns: number): string {
   const align = header.map((_, i) => (i < textColumns ? "---" : "---:"));
   return [header, align, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
@@ -71,6 +75,7 @@ const TARGET_NOTES: Record<TargetCheck["issue"], string> = {
     "Service, LOG_LEVEL=off: the service started with it, beside the default (info), measured at 2 tasks only. " +
     "Durable Object: the Worker's server CPU per pair (a POST, then a GET answered 304) with its list in a Durable Object, " +
     'minus the same with the list in memory, at the same size: see "Read after a change" below.',
+  [ISSUES.live]: '\n\nSee "Live changes" below for how the latencies and the memory per subscriber are measured.',
 };
 
 /** One table of targets per issue. */
@@ -210,6 +215,59 @@ the 304s, which send no list, measure it without the list's bytes at every size;
 `;
 }
 
+/**
+ * What an Idempotency-Key costs a POST: the POSTs with a fresh key each against the plain POSTs
+ * run just before them on the same server, on Node in memory and on PostgreSQL.
+ */
+function keyCostSection(rows: readonly Row[]): string {
+  const lines = [...rows]
+    .filter((r) => r.scenario === "post-key")
+    .sort(compareRows)
+    .flatMap((keyed) => {
+      const plain = rows.find(
+        (r) =>
+          r.scenario === "post" && r.runtime === keyed.runtime && r.server === keyed.server && r.tasks === keyed.tasks,
+      );
+      if (plain === undefined) return [];
+      return [
+        [
+          keyed.runtime,
+          SERVER_LABELS[keyed.server],
+          int(keyed.tasks),
+          int(plain.requestsPerSecond),
+          int(keyed.requestsPerSecond),
+          dec(keyed.requestsPerSecond / plain.requestsPerSecond, 2),
+          dec(plain.cpuMicrosPerRequest, 1),
+          dec(keyed.cpuMicrosPerRequest, 1),
+          dec(keyed.cpuMicrosPerRequest - plain.cpuMicrosPerRequest, 1),
+        ],
+      ];
+    });
+  if (lines.length === 0) return "";
+  return `
+## Idempotency-Key on a POST
+
+${table(
+  [
+    "Runtime",
+    "Server",
+    "Tasks",
+    "POST req/s",
+    "with a key req/s",
+    "× POST",
+    "CPU µs/POST",
+    "with a key",
+    "the key adds, CPU µs",
+  ],
+  lines,
+  3,
+)}
+
+The same server's POSTs, first plain, then each with a fresh Idempotency-Key (\`wrk/post-key.lua\`), which the
+service remembers with the task in the same atomic step: in memory, or in the same PostgreSQL transaction.
+`;
+}
+
 /** Below this many added tasks, RSS growth is garbage-collector noise, not what the list keeps. */
 const MEMORY_MIN_TASKS = 10_000;
 
@@ -247,7 +305,7 @@ ${throughputTable(report.rows)}
 × ceiling: over the same runtime's ceiling GET at the same size for a GET, at 2 tasks for a conditional GET or a POST.
 × plain Hono: over the plain Hono peer on the same runtime (Fastify: on Node), same scenario and size; for a conditional GET, over the peer's GET, as it has no ETag.
 † wrk's core was saturated while the server's was not: this figure is a floor set by the load generator.
-${readAfterChangeSection(report.rows, report.options.seconds)}
+${readAfterChangeSection(report.rows, report.options.seconds)}${keyCostSection(report.rows)}${liveSection(report.live)}
 ## Memory
 
 ${memoryTable(report.memory)}

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { FULL_SUBSCRIBERS, LIVE_SUBJECTS, type LiveSubject, QUICK_SUBSCRIBERS } from "../live/subjects.ts";
 import { SUBJECTS, type Subject } from "./measurements.ts";
 
 /** How a bench run is set up, from its command line. */
@@ -6,6 +7,9 @@ export interface BenchOptions {
   readonly quick: boolean;
   readonly subjects: readonly Subject[];
   readonly sizes: readonly number[];
+  /** The servers of the live scenario (subscribers on /tasks/events), and how many subscribers each trial opens. */
+  readonly liveSubjects: readonly LiveSubject[];
+  readonly subscribers: readonly number[];
   readonly repeats: number;
   readonly seconds: number;
   readonly warmSeconds: number;
@@ -22,10 +26,13 @@ const QUICK_SIZES = [2, 1_000];
 
 /** Usage text for --help and for a bad option. */
 export const USAGE = `Usage: npm run bench -- [options]
-  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), in about two minutes
+  --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), live with 1,000 subscribers,
+                       in about four minutes
   --only=node,fastify  measure only these (${SUBJECTS.join(", ")});
-                       "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres
+                       "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres;
+                       the live scenario's servers (${LIVE_SUBJECTS.join(", ")}): "live" stands for all of them
   --sizes=2,1000       list sizes to measure (each at least 2)
+  --subscribers=1000   subscribers of the live scenario (default 1000,10000; --quick: 1000)
   --repeats=N          trials per server and size; the tables show medians (default 3)
   --seconds=S          length of each measured wrk run (default 3)
   --connections=N      wrk connections (default 50)
@@ -55,6 +62,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
       quick: { type: "boolean", default: false },
       only: { type: "string" },
       sizes: { type: "string" },
+      subscribers: { type: "string" },
       repeats: { type: "string" },
       seconds: { type: "string" },
       connections: { type: "string" },
@@ -63,18 +71,32 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     },
   });
   if (values.help) return "help";
-  const only = values.only?.split(",").flatMap((name): Subject[] => {
-    const group = GROUPS[name.trim()];
-    if (group !== undefined) return SUBJECTS.filter(group);
-    const subject = SUBJECTS.find((s) => s === name.trim());
-    if (subject === undefined)
-      throw new Error(`--only takes ${[...SUBJECTS, ...Object.keys(GROUPS)].join(", ")}, got ${name}\n${USAGE}`);
-    return [subject];
-  });
+  const names = values.only?.split(",").map((name) => name.trim());
+  const live = names?.filter((name) => name === "live" || LIVE_SUBJECTS.some((s) => s === name));
+  const liveSubjects =
+    live === undefined || live.includes("live") ? [...LIVE_SUBJECTS] : LIVE_SUBJECTS.filter((s) => live.includes(s));
+  const only = names
+    ?.filter((name) => !live?.includes(name))
+    .flatMap((name): Subject[] => {
+      const group = GROUPS[name];
+      if (group !== undefined) return SUBJECTS.filter(group);
+      const subject = SUBJECTS.find((s) => s === name);
+      if (subject === undefined)
+        throw new Error(
+          `--only takes ${[...SUBJECTS, ...Object.keys(GROUPS), ...LIVE_SUBJECTS, "live"].join(", ")}, got ${name}\n${USAGE}`,
+        );
+      return [subject];
+    });
   // In SUBJECTS' order, which keeps each runtime's servers together in every repeat.
   const subjects = only === undefined ? [...SUBJECTS] : SUBJECTS.filter((s) => only.includes(s));
   const quick = values.quick;
   const sizes = values.sizes === undefined ? (quick ? QUICK_SIZES : FULL_SIZES) : numbers(values.sizes, "sizes", 2);
+  const subscribers =
+    values.subscribers === undefined
+      ? quick
+        ? QUICK_SUBSCRIBERS
+        : FULL_SUBSCRIBERS
+      : numbers(values.subscribers, "subscribers", 1);
   const repeats = values.repeats === undefined ? (quick ? 1 : 3) : (numbers(values.repeats, "repeats", 1)[0] ?? 3);
   const seconds = values.seconds === undefined ? (quick ? 1 : 3) : (numbers(values.seconds, "seconds", 1)[0] ?? 3);
   const connections = values.connections === undefined ? 50 : (numbers(values.connections, "connections", 1)[0] ?? 50);
@@ -86,5 +108,17 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     }),
   );
   const complete = !quick && argv.length === 0;
-  return { quick, subjects, sizes, repeats, seconds, warmSeconds: 1, connections, env, complete };
+  return {
+    quick,
+    subjects,
+    sizes,
+    liveSubjects,
+    subscribers,
+    repeats,
+    seconds,
+    warmSeconds: 1,
+    connections,
+    env,
+    complete,
+  };
 }

@@ -43,7 +43,7 @@ export interface CeilingBody {
 const listen = (port: number) => ({ PORT: String(port), HOST: "127.0.0.1" });
 
 /** A TypeScript entry run as it is by Node, Bun or Deno (which gets network, environment and `denoReads`). */
-function scriptCommand(
+export function scriptCommand(
   runtime: Exclude<Runtime, "workerd">,
   script: string,
   env: Record<string, string>,

@@ -6,6 +6,7 @@ import { type MemoryRow, type Row, readsAfterChange } from "./summary.ts";
 export const ISSUES = {
   list: "issue 5",
   small: "“Small requests at the framework's own speed, on every runtime”",
+  live: "issue 19 (live changes)",
 } as const;
 
 /** One of an issue's targets checked for one runtime (and size or scenario). */
