@@ -14,6 +14,12 @@ export interface RunningServer {
   output(): string;
   /** Resident memory of the processes that hold the list, in KiB. */
   memoryKib(): number;
+  /**
+   * Kills every process of the server at once with SIGKILL, as a crash would, and resolves once
+   * they are gone; `restartServer` starts it again on the same state. Servers that run as processes
+   * of their own have it: Node, Bun, Deno, and wrangler dev through its command line.
+   */
+  readonly kill?: () => Promise<void>;
 }
 
 /** What {@link startServer} accepts beside the environment. */

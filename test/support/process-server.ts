@@ -79,14 +79,15 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
     return {
       baseUrl,
       output: () => output,
-      stop: () => stopProcess(pid, spec.runtime),
+      stop: () => stopProcess(pid, spec.runtime !== "wrangler"),
+      kill: () => stopProcess(pid, false),
       memoryKib: () =>
         spec.runtime === "wrangler"
           ? workerdProcesses({ group: pid }).reduce((sum, member) => sum + residentKib(member), 0)
           : residentKib(pid),
     };
   } catch (error) {
-    await stopProcess(pid, spec.runtime);
+    await stopProcess(pid, spec.runtime !== "wrangler");
     // wrangler dev cannot pick its own port: the free one it was given may be taken before it binds.
     if (attempt < PORT_ATTEMPTS && output.includes("Address already in use")) {
       return startProcessServer(spec, attempt + 1);
@@ -181,16 +182,16 @@ function causeOf(error: Error): string {
 }
 
 /**
- * SIGTERM to the whole process group, SIGKILL if it is still there after a bound. wrangler dev
- * gets SIGKILL at once: its own shutdown takes seconds and runs none of the service's code, and
- * what a Durable Object committed survives a kill as it survives a crash.
+ * SIGTERM to the whole process group when `graceful`, SIGKILL if it is still there after a bound.
+ * wrangler dev gets SIGKILL at once: its own shutdown takes seconds and runs none of the service's
+ * code, and what a Durable Object committed survives a kill as it survives a crash.
  */
-async function stopProcess(pid: number, runtime: Runtime): Promise<void> {
+async function stopProcess(pid: number, graceful: boolean): Promise<void> {
   const exited = liveGroups.get(pid);
   if (exited === undefined) return;
-  if (runtime !== "wrangler") killGroup(pid, "SIGTERM");
+  if (graceful) killGroup(pid, "SIGTERM");
   const deadline = Date.now() + STOP_TIMEOUT_MS;
-  while (runtime !== "wrangler" && groupAlive(pid) && Date.now() < deadline) await sleep(50);
+  while (graceful && groupAlive(pid) && Date.now() < deadline) await sleep(50);
   // The leader may have exited before its children (workerd), so the group always gets a SIGKILL.
   killGroup(pid, "SIGKILL");
   const bound = new AbortController();
