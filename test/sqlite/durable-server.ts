@@ -46,19 +46,27 @@ export async function readList(baseUrl: string, token?: string): Promise<ListSna
   return { etag: res.headers.get("ETag"), text, tasks: JSON.parse(text) as Task[] };
 }
 
-/** Sends a task to the service at `baseUrl` and returns the answer's status and body. */
+/**
+ * Sends a task to the service at `baseUrl`, with `key` as its Idempotency-Key when given, and
+ * returns the answer's status, body and Idempotent-Replayed header.
+ */
 export async function postTask(
   baseUrl: string,
   task: { title: string; completed: boolean },
   token?: string,
-): Promise<{ status: number; text: string }> {
+  key?: string,
+): Promise<{ status: number; text: string; replayed: string | null }> {
   const res = await fetch(`${baseUrl}/tasks`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...authorization(token) },
+    headers: {
+      "Content-Type": "application/json",
+      ...authorization(token),
+      ...(key === undefined ? {} : { "Idempotency-Key": key }),
+    },
     body: JSON.stringify(task),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, text: await res.text(), replayed: res.headers.get("Idempotent-Replayed") };
 }
 
 /** Creates a task on the service at `baseUrl` and returns it. */
@@ -74,7 +82,8 @@ export async function createTask(
 
 /**
  * Registers the conformance suite against one server started with `env`, then restarts that same
- * server: the list it left must come back whole, with the same ETag, and ids must continue. When
+ * server: the list it left must come back whole, with the same ETag, a keyed POST sent before it
+ * must replay (and answer 422 with another body), and ids must continue. When
  * the options name a limit, the cases that fill the list follow, and a second restart must bring
  * the full list back whole and still refuse a task.
  */
@@ -106,9 +115,18 @@ export function describeDurableServer(
 
     describeConformance("conformance", target, served, casesBeforeLimits(served));
 
-    test("after a restart the server holds every task it had, with the same ETag, and ids continue", async () => {
+    test("after a restart the server holds every task it had, with the same ETag, replays a keyed POST from before it, and ids continue", async () => {
+      const key = `before-restart-${crypto.randomUUID()}`;
+      const keyed = { title: "Keyed before restart", completed: false };
+      const sent = await postTask(baseUrl(), keyed, token, key);
+      expect(sent.status).toBe(200);
       const before = await readList(baseUrl(), token);
       server = await restartServer(running());
+      expect(await readList(baseUrl(), token)).toEqual(before);
+      const replay = await postTask(baseUrl(), keyed, token, key);
+      expect([replay.status, replay.text, replay.replayed]).toEqual([200, sent.text, "true"]);
+      const reused = await postTask(baseUrl(), { ...keyed, completed: true }, token, key);
+      expect(reused.status).toBe(422);
       expect(await readList(baseUrl(), token)).toEqual(before);
       expect(await createTask(baseUrl(), { title: "After restart", completed: true }, token)).toEqual({
         id: (before.tasks.at(-1)?.id ?? 0) + 1,
