@@ -1,6 +1,7 @@
 import { expect, inject, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "../sqlite/durable-server.ts";
+import { describeKillMidLoad } from "../sqlite/kill-mid-load.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort, type Runtime, startServer } from "../support/server.ts";
@@ -10,7 +11,8 @@ import { asOperator, logLinesWith, onPostgres } from "./servers.ts";
 /**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
  * throwaway database: the conformance suite with the byte limit and with every setting moved,
- * restarts that keep the list, a list already past a limit, and the start-up refusals.
+ * restarts that keep the list, a kill mid-load (Node, Bun and Deno), a list already past a limit,
+ * and the start-up refusals.
  */
 export function describePostgresRuntime(runtime: Runtime): void {
   const { url, password } = inject("postgres");
@@ -34,6 +36,11 @@ export function describePostgresRuntime(runtime: Runtime): void {
     { ...CONFIGURED_OPTIONS, fresh: true },
     configured.start,
   );
+
+  if (runtime !== "wrangler") {
+    const killed = list("killed");
+    describeKillMidLoad(runtime, "TASK_STORE=postgres", () => killed.env, killed.start);
+  }
 
   describeAlongside(`${runtime} server on a list already past MAX_TASKS`, () => {
     test(`a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`, async () => {

@@ -8,14 +8,15 @@ import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "./durable-server.ts";
+import { describeKillMidLoad } from "./kill-mid-load.ts";
 
 /** The runtimes that keep the list in a SQLite file. */
 type SqliteRuntime = "node" | "bun" | "deno";
 
 /**
  * Registers every check of TASK_STORE=sqlite on `runtime`'s real server: the conformance suite,
- * a restart that keeps the list, and clear failures at start for a SQLITE_PATH it cannot use.
- * Each file lives in a temporary directory removed after the tests.
+ * a restart that keeps the list, a kill mid-load, and clear failures at start for a SQLITE_PATH it
+ * cannot use. Each file lives in a temporary directory removed after the tests.
  */
 export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   const dir = mkdtempSync(join(tmpdir(), `task-list-${runtime}-sqlite-`));
@@ -35,6 +36,8 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
     () => ({ ...CONFIGURED_ENV, ...sqliteAt(join(dir, "configured.db")) }),
     { ...CONFIGURED_OPTIONS, fresh: true },
   );
+
+  describeKillMidLoad(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "killed.db")));
 
   describeAlongside(`${runtime} server on a list made before MAX_LIST_BYTES existed`, () => {
     test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, answers 507, and logs a warning once`, async () => {

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { describeDurableServer, listByteLimit } from "./durable-server.ts";
+import { describeKillMidLoad } from "./kill-mid-load.ts";
 
 // `wrangler dev --env durable`, with local state in a new temporary directory that
 // test/support/server.ts passes as --persist-to, keeps across the restart, and removes at the end.
@@ -11,6 +12,10 @@ describeDurableServer(
   { fresh: true, maxListBytes: listByteLimit("wrangler").maxListBytes },
   { environment: "durable" },
 );
+
+// Through wrangler dev's command line, whose process group holds workerd: the kill takes both, and
+// the restart starts them again on the same --persist-to directory.
+describeKillMidLoad("wrangler", "--env durable", () => ({}), { environment: "durable", cli: true });
 
 test("TASK_STORE=durable outside the durable environment stops wrangler dev, naming the missing binding", async () => {
   const failure = await startFailure("wrangler", { TASK_STORE: "durable" });
