@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { expectEachOnce, runKeyedClients } from "../support/keyed-clients.ts";
 import { startPostgres, type ThrowawayPostgres } from "../support/postgres-server.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
 import { checkList, type Exchange, type NamedServer, namedServers, runLoad, settledList } from "./load.ts";
@@ -6,6 +7,9 @@ import { onPostgres } from "./servers.ts";
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "wrangler"];
 const CLIENTS = 8;
+/** Clients beside the load that send each task with a key of its own, and retry it until a 200. */
+const KEYED_CLIENTS = 4;
+const KEYED_PAUSE_MS = 100;
 const BEFORE_MS = 1_500;
 const DOWN_MS = 2_500;
 const AFTER_MS = 1_500;
@@ -33,7 +37,7 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     await database?.stop();
   });
 
-  test("answer 503 with Retry-After while it is down, never 500, serve again by themselves when it is back, and lose or repeat no task", async () => {
+  test("answer 503 with Retry-After while it is down, never 500, serve again by themselves when it is back, lose or repeat no task, and add each task of clients that retry with their keys exactly once", async () => {
     const db = database;
     if (db === undefined) throw new Error("The database did not start");
     let loading = true;
@@ -47,6 +51,14 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
       ),
     );
     const load = runLoad(servers, CLIENTS, "Outage", () => loading);
+    // Each attempt of a task goes to the next server: a retry may reach another process than the first try.
+    const keyedLoad = runKeyedClients({
+      clients: KEYED_CLIENTS,
+      prefix: "Keyed outage",
+      more: () => loading,
+      target: (n, attempt) => (servers[(n + attempt) % servers.length] as NamedServer).server().baseUrl,
+      pauseMs: KEYED_PAUSE_MS,
+    });
 
     await sleep(BEFORE_MS);
     await db.pause();
@@ -58,6 +70,7 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     await sleep(AFTER_MS);
     loading = false;
     const record = await load;
+    const keyed = await keyedLoad;
 
     const during = (e: Exchange) => e.startedAt >= downAt + 100 && e.endedAt <= upAt;
     const unexpected = record.exchanges.filter((e) => ![200, 503].includes(e.status));
@@ -93,9 +106,14 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     }
     // A POST cut off mid-commit may have added its task; only those can be in the list without a 200.
     for (const task of inDoubt) expect(record.sent.get(task.title)).toBe(503);
-    expect(tasks).toHaveLength(2 + record.acknowledged.size + inDoubt.length);
+    expectEachOnce(tasks, keyed, "Keyed outage");
+    expect(keyed.retried.unavailable, "keyed attempts answered 503 and sent again").toBeGreaterThan(0);
+    expect(tasks).toHaveLength(2 + record.acknowledged.size + inDoubt.length + keyed.answers.length);
     console.log(
       `${record.acknowledged.size} tasks acknowledged, ${record.exchanges.filter((e) => e.status === 503).length} answers 503, ${inDoubt.length} in doubt; back after ${recovered.map((ms, i) => `${servers[i]?.name} ${ms} ms`).join(", ")}`,
+    );
+    console.log(
+      `keyed: ${keyed.answers.length} tasks added once, ${keyed.answers.filter((a) => a.replayed).length} by a replay; retried ${JSON.stringify(keyed.retried)}`,
     );
     for (const server of running.values()) expect(server.output()).not.toContain(db.password);
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { EventReader } from "../conformance/events.ts";
 import { createTask, readList } from "../sqlite/durable-server.ts";
+import { type IntendedTask, sendIntended } from "../support/keyed-clients.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
 import { checkList, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
@@ -41,6 +42,39 @@ describe("servers of Node, Bun, Deno and wrangler dev on one list", () => {
     const tasks = await settledList(servers);
     expect(checkList(tasks, record, "Shared")).toEqual([]);
     expect(tasks).toHaveLength(2 + record.acknowledged.size);
+  });
+
+  test("a keyed POST one server added is replayed by each other server, the key with another body answers 422 on each, and one key sent to all four at once adds one task", async () => {
+    const before = await settledList(servers);
+    const intend = (title: string): IntendedTask => ({ key: `shared-${crypto.randomUUID()}`, title, completed: false });
+    for (const origin of servers) {
+      const intended = intend(`Keyed on ${origin.name}`);
+      const added = await sendIntended(origin.server().baseUrl, intended);
+      expect([added.status, added.replayed]).toEqual([200, false]);
+      for (const { name, server } of servers.filter((other) => other !== origin)) {
+        const again = await sendIntended(server().baseUrl, intended);
+        expect([again.status, again.replayed, again.task], `${origin.name}'s task sent again to ${name}`).toEqual([
+          200,
+          true,
+          added.task,
+        ]);
+        const reused = await sendIntended(server().baseUrl, { ...intended, completed: true });
+        expect(reused.status, `${origin.name}'s key with another body on ${name}`).toBe(422);
+      }
+    }
+    const together = intend("Keyed on all four at once");
+    const replies = await Promise.all(servers.map(({ server }) => sendIntended(server().baseUrl, together)));
+    for (const reply of replies) expect([200, 409]).toContain(reply.status);
+    const answered = replies.filter((reply) => reply.status === 200);
+    expect(answered.filter((reply) => !reply.replayed)).toHaveLength(1);
+    expect(new Set(answered.map((reply) => reply.text)).size).toBe(1);
+
+    const after = await settledList(servers);
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length).map((task) => task.title)).toEqual([
+      ...servers.map(({ name }) => `Keyed on ${name}`),
+      together.title,
+    ]);
   });
 
   test("a subscriber of each server gets every task POSTed to any server, once and in id order", async () => {
