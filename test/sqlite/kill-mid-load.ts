@@ -7,9 +7,9 @@ import { type RunningServer, type Runtime, restartServer, type StartOptions, sta
 import { createTask, type ListSnapshot, readList } from "./durable-server.ts";
 
 const CLIENTS = 6;
-const TASKS = 150;
+const TASKS = 120;
 /** 200s the clients get before the server is killed. */
-const KILL_AFTER = 50;
+const KILL_AFTER = 40;
 
 /**
  * Registers the kill test for a server of `runtime` started with `env` and `start`, whose store
