@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
@@ -45,6 +45,27 @@ describe("request log", () => {
     expect(Date.parse(String(entry.time))).not.toBeNaN();
     expect(entry.durationMs).toBeGreaterThanOrEqual(0);
     expect(entry).not.toHaveProperty("error");
+  });
+
+  test("writes the time of each line as an ISO string to the millisecond", async () => {
+    const { app, lines } = loggedApp({});
+    const times = [
+      "2026-01-02T03:04:05.000Z",
+      "2026-01-02T03:04:05.007Z",
+      "2026-01-02T03:04:05.045Z",
+      "2026-01-02T03:04:05.999Z",
+      "2026-01-02T03:04:06.123Z",
+    ];
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (const time of times) {
+        vi.setSystemTime(new Date(time));
+        await app.request("/tasks");
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(lines.map(({ entry }) => entry.time)).toEqual(times);
   });
 
   test("logs HEAD, 304 and 405 with no bytes out", async () => {
