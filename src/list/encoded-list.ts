@@ -1,6 +1,7 @@
 // The list kept as the bytes of its JSON array, each task encoded once: any version of it, or the
 // tasks after any id, is served as views of those bytes, never as a copy of the list.
-import type { ListUsage } from "./limits.ts";
+import type { ListLimits } from "../config.ts";
+import { type Limit, type ListUsage, limitReached } from "./limits.ts";
 import { type Task, taskJson } from "./task.ts";
 
 const encoder = new TextEncoder();
@@ -61,7 +62,11 @@ export interface ListVersion {
 
 /** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
 export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
-  return encoder.encode(taskJson(task)) as Uint8Array<ArrayBuffer>;
+  return encodeText(taskJson(task));
+}
+
+function encodeText(text: string): Uint8Array<ArrayBuffer> {
+  return encoder.encode(text) as Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -105,11 +110,6 @@ export class EncodedList {
     return { tasks: this.#count, bytes: this.#length + 1 };
   }
 
-  /** Bytes a task whose JSON is `json` adds to the list: that JSON and, after the first task, a comma. */
-  addedBytes(json: Uint8Array): number {
-    return json.byteLength + (this.#count > 0 ? 1 : 0);
-  }
-
   /** Adds a task at the end, given as its JSON; `id` is its id, read from the JSON when not given. */
   push(json: Uint8Array, id = readId(json, 0)): void {
     const comma = this.#count > 0 ? 1 : 0;
@@ -117,6 +117,12 @@ export class EncodedList {
     if (unit > this.#page.byteLength - this.#pageUsed) this.#newPage(unit);
     if (comma === 1) this.#page[this.#pageUsed] = COMMA;
     this.#page.set(json, this.#pageUsed + comma);
+    this.#added(unit, id);
+  }
+
+  /** Counts a task whose `unit` bytes (its JSON and the comma before it) were just written after the page's used bytes. */
+  #added(unit: number, id: number): void {
+    const comma = this.#count > 0 ? 1 : 0;
     if (this.#count === this.#starts.length) {
       const grown = new Float64Array(this.#starts.length * 2);
       grown.set(this.#starts);
@@ -130,6 +136,30 @@ export class EncodedList {
     this.#pageUsed += unit;
     this.#length += unit;
     this.#current = undefined;
+  }
+
+  /**
+   * Adds a task given as its JSON text, unless the list would then break one of `limits`, in which
+   * case it adds nothing and says which limit. The text is encoded straight into the list's page:
+   * encoding it apart first would cost an array and a copy per task.
+   */
+  pushText(json: string, id: number, limits: ListLimits): Limit | undefined {
+    const comma = this.#count > 0 ? 1 : 0;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit. A page without that much room left is rare: the
+    // task is encoded apart then, so that a refused one changes nothing.
+    if (json.length * 3 + comma > this.#page.byteLength - this.#pageUsed) {
+      const bytes = encodeText(json);
+      const limit = limitReached(this.usage, bytes.byteLength + comma, limits);
+      if (limit === undefined) this.push(bytes, id);
+      return limit;
+    }
+    // Bytes past the page's used ones are in no version's view, so writing them first is safe.
+    const { written } = encoder.encodeInto(json, this.#page.subarray(this.#pageUsed + comma));
+    const limit = limitReached(this.usage, written + comma, limits);
+    if (limit !== undefined) return limit;
+    if (comma === 1) this.#page[this.#pageUsed] = COMMA;
+    this.#added(written + comma, id);
+    return undefined;
   }
 
   /** Adds tasks given as their JSON joined by commas, with the byte length of each. */

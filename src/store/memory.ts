@@ -1,13 +1,11 @@
 // The default store: the list in this isolate's or process's memory, gone when it ends.
 import type { ListLimits } from "../config.ts";
 import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
-import { limitReached } from "../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.ts";
 import { ChangeSignal } from "./change-signal.ts";
 import { RememberedKeys } from "./remembered-keys.ts";
 import type { AppendResult, IdempotencyKey, TaskStore } from "./store.ts";
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
@@ -41,12 +39,11 @@ export class MemoryStore implements TaskStore {
     }
     const created: Task = { id: list.lastId + 1, title: task.title, completed: task.completed };
     const json = taskJson(created);
-    const bytes = encoder.encode(json);
-    const limit = limitReached(list.usage, list.addedBytes(bytes), limits);
+    const limit = list.pushText(json, created.id, limits);
     if (limit !== undefined) return { outcome: "full", limit, usage: list.usage };
-    list.push(bytes, created.id);
     if (key !== undefined) this.#keys.remember(key, created.id, limits.maxKeys);
-    this.#changes.notify();
+    // Most appends have no reader waiting: waking none then costs nothing.
+    if (this.#changes.waiting > 0) this.#changes.notify();
     return { outcome: "added", task: created, json, usage: list.usage };
   }
 

@@ -30,15 +30,35 @@ test("a version is named by the list's instance and its count, and is the same o
   expect(first.version).toBe("abc-1");
 });
 
-test("counts what a task adds: its JSON, and a comma after the first task", () => {
+test("takes a task as its JSON text while it fits the limits, counting a comma after the first, and refused changes nothing", () => {
+  const first = task(1, "é");
+  const second = task(2, "b");
+  const bytesOf = (t: Task) => encodeTask(t).byteLength;
+  const fitting = 2 + bytesOf(first) + 1 + bytesOf(second);
   const list = new EncodedList("a");
-  const first = encodeTask(task(1, "é"));
-  expect(list.addedBytes(first)).toBe(first.byteLength);
-  list.push(first);
-  const second = encodeTask(task(2, "b"));
-  expect(list.addedBytes(second)).toBe(second.byteLength + 1);
-  list.push(second);
-  expect(list.read().body().byteLength).toBe(list.usage.bytes);
+  const limits = { maxTasks: 10, maxBytes: fitting, maxKeys: 0 };
+  expect(list.pushText(JSON.stringify(first), 1, limits)).toBeUndefined();
+  expect(list.pushText(JSON.stringify(task(2, "bb")), 2, limits)).toBe("bytes");
+  expect(list.pushText(JSON.stringify(second), 2, { ...limits, maxTasks: 1 })).toBe("tasks");
+  expect(text(list)).toBe(JSON.stringify([first]));
+  expect(list.pushText(JSON.stringify(second), 2, limits)).toBeUndefined();
+  expect(text(list)).toBe(JSON.stringify([first, second]));
+  expect(list.usage).toEqual({ tasks: 2, bytes: fitting });
+  expect(list.read().body().byteLength).toBe(fitting);
+});
+
+test("takes tasks as text across page ends, whatever their characters", () => {
+  const list = new EncodedList("a");
+  const limits = { maxTasks: 1_000_000, maxBytes: 1 << 30, maxKeys: 0 };
+  const tasks = Array.from({ length: 3000 }, (_, i) => task(i + 1, `${"é🎉x".repeat(i % 97)} ${i}`));
+  for (const t of tasks) expect(list.pushText(JSON.stringify(t), t.id, limits)).toBeUndefined();
+  const body = list.read().body();
+  expect(body.parts.length).toBeGreaterThan(1);
+  expect(decoder.decode(joinParts(body)) === JSON.stringify(tasks)).toBe(true);
+  expect(body.byteLength).toBe(list.usage.bytes);
+  expect([...list.read().tasksAfter(2990)].map((t) => decoder.decode(t.json))).toEqual(
+    tasks.slice(2990).map((t) => JSON.stringify(t)),
+  );
 });
 
 test("takes tasks already encoded and joined by commas, with each one's length, as if pushed one by one", () => {
