@@ -15,6 +15,7 @@ import {
   answerError,
   type DutyEnv,
   type DutyHandler,
+  type DutyOptions,
   jsonAnswer,
   requestDuties,
 } from "./http/request-duties.ts";
@@ -51,6 +52,8 @@ export interface AppOptions {
    * write as the head, and bytes in a second one. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
+  /** The request's headers as the runtime parsed them, when it keeps them so: see {@link DutyOptions}. */
+  readonly parsedHeaders?: DutyOptions["parsedHeaders"];
   /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
@@ -69,6 +72,7 @@ export function createApp({
   config,
   logSink = console,
   textBodies = false,
+  parsedHeaders,
   upgradeWebSocket,
   openSocket,
 }: AppOptions): TaskApp {
@@ -78,7 +82,7 @@ export function createApp({
   const app = root.basePath(config.basePath);
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
-  const duties = requestDuties(log, { textBodies });
+  const duties = requestDuties(log, { textBodies, parsedHeaders });
   const guards = accessGuards(config.readTokens, config.writeTokens);
   // A preflight names the methods its path answers: the list takes POST, the rest only reads.
   const corsFor = (allowMethods: string[]) =>
@@ -147,8 +151,8 @@ export function createApp({
 
   route("POST", TASK_PATHS, [withCors, guards.write], async (c) => {
     const key = idempotencyKeyOf(c);
-    const body = await readBody(c.req.raw, config.maxBodyBytes);
-    requireJsonContentType(c.req.header("Content-Type"));
+    const body = await readBody(c, config.maxBodyBytes);
+    requireJsonContentType(c.req.header("content-type"));
     const task = toNewTask(parseJson(body));
     const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded);
     const result = await store.append(task, limits, remembered);

@@ -1,8 +1,10 @@
 // A POST's body: read with its size counted as it arrives, its Content-Type checked, and parsed
 // as JSON, each failure answered with the contract's status and message.
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { apiError } from "../errors.ts";
 import { BODY_CUT_OFF, bodyTooLarge, EMPTY_BODY, NOT_JSON, NOT_JSON_TYPE, NOT_UTF8 } from "../messages.ts";
+import { type DutyEnv, requestHeader } from "./request-duties.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
@@ -12,23 +14,25 @@ const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
  * refused with 413 whatever its `Content-Length` says, and is not read further. A body the
  * client stops sending midway is refused with 400.
  */
-export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  try {
-    if (declared === null || !/^\d+$/.test(declared)) return await readCounted(request, limit);
-    // The runtime reads at most the declared length, so the body is read whole. On Node this
-    // also skips the Web stream @hono/node-server builds when `body` is touched, which pins about
-    // 1 KiB per request until a late garbage collection. Counted all the same: an in-process
-    // Request may lie.
-    const body = new Uint8Array(await request.arrayBuffer());
-    if (body.byteLength > limit) throw tooLarge(limit);
-    return body;
-  } catch (error) {
-    // Every runtime fails the read only when the client's connection ends mid-body: its mistake, not a 500.
-    if (error instanceof HTTPException) throw error;
-    throw apiError(400, BODY_CUT_OFF);
-  }
+export function readBody(c: Context<DutyEnv>, limit: number): Promise<Uint8Array> {
+  const request = c.req.raw;
+  const declared = requestHeader(c, "content-length");
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  if (declared === undefined || !/^\d+$/.test(declared)) return readCounted(request, limit).catch(cutOff);
+  // The runtime reads at most the declared length, so the body is read whole. On Node this also
+  // skips the Web stream @hono/node-server builds when `body` is touched, which pins about 1 KiB
+  // per request until a late garbage collection. Counted all the same: an in-process Request may
+  // lie. A promise chain rather than an async function: one promise fewer per POST.
+  return request.arrayBuffer().then((buffer) => {
+    if (buffer.byteLength > limit) throw tooLarge(limit);
+    return new Uint8Array(buffer);
+  }, cutOff);
+}
+
+/** Every runtime fails a read only when the client's connection ends mid-body: its mistake, not a 500. */
+function cutOff(error: unknown): never {
+  if (error instanceof HTTPException) throw error;
+  throw apiError(400, BODY_CUT_OFF);
 }
 
 async function readCounted(request: Request, limit: number): Promise<Uint8Array> {
@@ -73,11 +77,11 @@ export function parseJson(body: Uint8Array): unknown {
   } catch {
     throw apiError(400, NOT_UTF8);
   }
-  if (text.trim() === "") throw apiError(400, EMPTY_BODY);
   try {
     return JSON.parse(text);
   } catch {
-    throw apiError(400, NOT_JSON);
+    // Told apart only once parsing failed: an empty body is no JSON either.
+    throw apiError(400, text.trim() === "" ? EMPTY_BODY : NOT_JSON);
   }
 }
 

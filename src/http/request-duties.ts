@@ -33,7 +33,12 @@ export interface Duty {
   readonly method: string;
   /** What the log line needs of the request beyond its path, read when it arrived (see {@link RequestLog}). */
   readonly detail: string;
+  /** The request's headers as the runtime parsed them, when it gives them (see {@link DutyOptions}). */
+  readonly headers: ParsedHeaders | undefined;
 }
+
+/** Request headers by lower-case name, each repeated header's values joined by ", ". */
+export type ParsedHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** How the duties answer on a given runtime. */
 export interface DutyOptions {
@@ -42,6 +47,11 @@ export interface DutyOptions {
    * write as the head, and bytes in a second one. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
+  /**
+   * The request's headers as the runtime parsed them, when it keeps them so (Node): a header read
+   * there is a property read, where the Request's Headers check its name and value on each read.
+   */
+  readonly parsedHeaders?: ((c: Context) => ParsedHeaders | undefined) | undefined;
 }
 
 /** The app's context variables: each request's {@link Duty}. */
@@ -107,17 +117,31 @@ export function bytesAnswer(
   return answer(c, 200, sent, headers, body.byteLength);
 }
 
-/** A JSON answer from its text, sent as text or as bytes as the runtime prefers, with any `extra` headers. */
+/**
+ * A JSON answer from its text, with any `extra` headers. It goes as text on every runtime: each
+ * takes a string body as it is, and encoding it here first would copy it once more.
+ */
 export function jsonAnswer(
   c: Context<DutyEnv>,
   status: ContentfulStatusCode,
   text: string,
-  extra: Record<string, string> = {},
+  extra?: Record<string, string>,
 ): Response {
-  const headers = { ...extra, "Content-Type": JSON_TYPE };
-  if (c.get("duty").text) return answer(c, status, text, headers, utf8Length(text));
-  const body = encoder.encode(text) as Uint8Array<ArrayBuffer>;
-  return answer(c, status, body, headers, body.byteLength);
+  const headers = extra === undefined ? { "Content-Type": JSON_TYPE } : { ...extra, "Content-Type": JSON_TYPE };
+  return answer(c, status, text, headers, utf8Length(text));
+}
+
+/**
+ * A request header, by its lower-case name, from the headers the runtime parsed when it gave them,
+ * else from the Request. Not for headers a runtime may keep only the first of when repeated (Node
+ * does so for Content-Type, among others), where the Request joins them all; Node refuses a
+ * repeated Content-Length before the service sees it.
+ */
+export function requestHeader(c: Context<DutyEnv>, name: string): string | undefined {
+  const parsed = c.get("duty").headers;
+  if (parsed === undefined) return c.req.header(name);
+  const value = parsed[name];
+  return typeof value === "string" ? value : undefined;
 }
 
 /** Bytes of `text` in UTF-8; its lone surrogates, which JSON.stringify never leaves, are not counted apart. */
@@ -183,15 +207,16 @@ function bodyOf({ parts }: BodyParts): Uint8Array<ArrayBuffer> | ReadableStream<
  */
 export function requestDuties(
   log: RequestLog | undefined,
-  { textBodies = false }: DutyOptions = {},
+  { textBodies = false, parsedHeaders }: DutyOptions = {},
 ): {
   wrap: (handler: DutyHandler) => DutyHandler;
   middleware: MiddlewareHandler<DutyEnv>;
 } {
   const nextId = requestIds();
   const begin = (c: Context<DutyEnv>): Duty => {
-    const given = c.req.header("X-Request-Id");
-    const id = given !== undefined && CLIENT_ID.test(given) ? given : nextId();
+    const headers = parsedHeaders?.(c);
+    const given = headers === undefined ? c.req.header("x-request-id") : headers["x-request-id"];
+    const id = typeof given === "string" && CLIENT_ID.test(given) ? given : nextId();
     const duty: Duty = {
       id,
       start: performance.now(),
@@ -200,6 +225,7 @@ export function requestDuties(
       text: textBodies,
       method: c.req.method,
       detail: log?.detail?.(c) ?? "",
+      headers,
     };
     c.set("duty", duty);
     return duty;

@@ -1,5 +1,5 @@
 // The Node entry: @hono/node-server on PORT and HOST.
-import { serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
+import { type HttpBindings, serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
 import { WebSocketServer } from "ws";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
@@ -10,9 +10,11 @@ const logSink = batchedLogSink({
   log: (text) => process.stdout.write(`${text}\n`),
   error: (text) => process.stderr.write(`${text}\n`),
 });
-// @hono/node-server sends a text body in the same write as the head.
+// @hono/node-server sends a text body in the same write as the head, and hands over the headers
+// Node parsed as `incoming.headers`.
 const { app, listen } = await createServerApp(process.env, openNodeSqlite, logSink, {
   textBodies: true,
+  parsedHeaders: (c) => (c.env as HttpBindings).incoming.headers,
   upgradeWebSocket,
 });
 

@@ -13,7 +13,7 @@ export async function createServerApp(
   env: EnvRecord,
   openSqlite: OpenSqliteFile,
   logSink: LogSink,
-  options: Pick<AppOptions, "textBodies" | "upgradeWebSocket"> = {},
+  options: Pick<AppOptions, "textBodies" | "parsedHeaders" | "upgradeWebSocket"> = {},
 ): Promise<{ readonly app: TaskApp; readonly listen: ListenConfig }> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
