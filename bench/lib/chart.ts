@@ -12,7 +12,7 @@ import type { Row } from "./summary.ts";
 export async function drawChart(rows: readonly Row[]): Promise<string> {
   const series = (r: Row) =>
     r.server === "ceiling"
-      ? "ceiling GET"
+      ? `ceiling ${SCENARIO_LABELS[r.scenario]}`
       : r.server === "hono"
         ? `plain Hono ${SCENARIO_LABELS[r.scenario]}`
         : r.server === "app-postgres"

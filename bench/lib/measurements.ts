@@ -36,7 +36,7 @@ const SERVICE_SCENARIOS: readonly Scenario[] = ["get", "conditional-get", "post"
  * The servers a bench run starts, grouped by runtime so that the servers compared with each other
  * run close in time: the service; on workerd, the service keeping its list in a Durable Object
  * (`workerd-durable`, right after the service with the list in memory); the service with
- * LOG_LEVEL=off (`-logoff`, GET at 2 tasks only, to price the request log); the service with its
+ * LOG_LEVEL=off (`-logoff`, at 2 tasks only, to price the request log); the service with its
  * list in PostgreSQL (`-postgres`, Node, Bun and Deno: workerd would need Hyperdrive, which only
  * wrangler emulates); the plain Hono peer
  * (`hono-`); and, on Node, the Fastify peer.
@@ -97,12 +97,12 @@ export function serverOf(subject: Subject): SubjectServer {
 
 /**
  * The scenarios each server is measured in. The plain Hono peer has no ETag, so no conditional GET.
- * The service with LOG_LEVEL=off runs the service's scenarios up to its GET, in the same order, so
- * that its GET comes after as much warm-up as the service's; it skips the POST.
+ * The service with LOG_LEVEL=off runs the service's conditional GET, GET and POST, in the same
+ * order, so that each comes after as much warm-up as the service's.
  */
 const SCENARIOS_OF: Record<SubjectServer, readonly Scenario[]> = {
   app: SERVICE_SCENARIOS,
-  "app-logoff": ["conditional-get", "get"],
+  "app-logoff": ["conditional-get", "get", "post"],
   "app-postgres": SERVICE_SCENARIOS,
   "app-durable": SERVICE_SCENARIOS,
   fastify: SERVICE_SCENARIOS,

@@ -123,6 +123,16 @@ export function ceilingCommand(runtime: Runtime, port: number, ws: Workspace, bo
   return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
 }
 
+/**
+ * Deno's POST ceiling: Deno.serve reading each request's body, then answering with fixed bytes (the
+ * list's first task) and the headers the service gives a created task. Deno charges each response
+ * header so much that its POSTs are measured against this rather than against its GET ceiling.
+ */
+export function denoPostCeilingCommand(port: number, body: CeilingBody): Command {
+  const env = { ...listen(port), BENCH_BODY_FILE: body.file, BENCH_HEADERS: JSON.stringify(body.headers) };
+  return scriptCommand("deno", "bench/ceilings/deno-post.ts", env, true);
+}
+
 /** The plain Hono peer on `runtime`: bench/peers/hono/, through the thinnest entry of each runtime. */
 export function honoCommand(runtime: Runtime, port: number, ws: Workspace): Command {
   if (runtime !== "workerd") return scriptCommand(runtime, `bench/peers/hono/${runtime}.ts`, listen(port));
