@@ -49,7 +49,8 @@ export interface AppOptions {
   readonly logSink?: LogSink;
   /**
    * Send fixed bodies as text rather than bytes: Node's HTTP server writes a text body in the same
-   * write as the head, and bytes in a second one. Other runtimes send bytes as they are.
+   * write as the head, and bytes in a second one; Deno copies bytes into each Response, and takes
+   * a string as it is. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
   /** The request's headers as the runtime parsed them, when it keeps them so: see {@link DutyOptions}. */

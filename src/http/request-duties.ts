@@ -44,7 +44,8 @@ export type ParsedHeaders = Readonly<Record<string, string | readonly string[] |
 export interface DutyOptions {
   /**
    * Send fixed bodies as text rather than bytes: Node's HTTP server writes a text body in the same
-   * write as the head, and bytes in a second one. Other runtimes send bytes as they are.
+   * write as the head, and bytes in a second one; Deno copies bytes into each Response, and takes
+   * a string as it is. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
   /**

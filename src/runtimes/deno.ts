@@ -11,7 +11,11 @@ const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
   for (let written = 0; written < bytes.byteLength; ) written += stream.writeSync(bytes.subarray(written));
 };
 const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
-const { app, listen } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, { upgradeWebSocket });
+// Deno copies a byte body into each Response it is given, and takes a string as it is.
+const { app, listen } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
+  textBodies: true,
+  upgradeWebSocket,
+});
 
 const server = Deno.serve(
   {
