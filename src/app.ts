@@ -27,7 +27,7 @@ import { eventStream } from "./live/event-stream.ts";
 import { TaskFrames } from "./live/frames.ts";
 import { socketFeed } from "./live/socket-feed.ts";
 import { Subscribers } from "./live/subscribers.ts";
-import { fullOfBytes, fullOfTasks, KEY_REUSED, NOT_FOUND, TOO_MANY_SUBSCRIBERS } from "./messages.ts";
+import { fullOfBytes, fullOfTasks, KEY_REUSED, NOT_FOUND, STOPPING, TOO_MANY_SUBSCRIBERS } from "./messages.ts";
 import { homePage } from "./pages/home.ts";
 import { openApiDocument } from "./pages/openapi.ts";
 import type { TaskStore } from "./store/store.ts";
@@ -62,6 +62,11 @@ export interface AppOptions {
    * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
    */
   readonly openSocket?: (request: Request, cursor: number) => Response | Promise<Response>;
+  /**
+   * Aborts when the server is stopping: every subscription ends (streams finish, WebSockets close
+   * with 1001), so subscribers come back with their cursor, and new ones answer 503 meanwhile.
+   */
+  readonly closing?: AbortSignal;
 }
 
 /** The task list app, as {@link createApp} builds it. */
@@ -76,6 +81,7 @@ export function createApp({
   parsedHeaders,
   upgradeWebSocket,
   openSocket,
+  closing,
 }: AppOptions): TaskApp {
   // The 404 and error handlers sit on the root, so that requests outside the base path get request
   // ids, logs and headers too; the routes sit under the base path.
@@ -137,17 +143,24 @@ export function createApp({
       parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
     const headers = { "Content-Type": EVENT_STREAM_TYPE, "Cache-Control": "no-cache" };
     if (c.req.method === "HEAD") return answer(c, 200, null, headers);
+    if (closing?.aborted) throw apiError(503, STOPPING);
     const socket = c.req.header("Upgrade")?.toLowerCase() === "websocket";
     if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
     const leave = subscribers.join();
     if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
     if (socket && upgradeWebSocket !== undefined) {
-      return upgradeWebSocket(c, socketFeed(store, cursor, frames, leave)).catch((error: unknown) => {
+      return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, leave)).catch((error: unknown) => {
         leave();
         throw error;
       });
     }
-    return answer(c, 200, eventStream(store, cursor, frames, c.req.raw.signal, leave), headers, null);
+    return answer(
+      c,
+      200,
+      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),
+      headers,
+      null,
+    );
   });
 
   route("POST", TASK_PATHS, [withCors, guards.write], async (c) => {

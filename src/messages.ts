@@ -51,5 +51,8 @@ export function badCursor(name: "after" | "Last-Event-ID"): string {
   return `${name} must be a whole number of at most 15 digits: the id of the last task you have`;
 }
 
+/** The 503 for a subscriber that comes while the server is stopping; the answer carries Retry-After. */
+export const STOPPING = "The server is stopping: connect again in a moment";
+
 /** The 503 past MAX_SUBSCRIBERS; the answer carries Retry-After. */
 export const TOO_MANY_SUBSCRIBERS = "Too many subscribers are following the list: try again in a moment";

@@ -9,21 +9,29 @@ const encoder = new TextEncoder();
 /** Sent at once, so that the headers and a first byte pass any proxy that waits for a body. */
 const OPENING = encoder.encode(": following the list\n\n");
 
-/**
- * The body of an SSE answer: the tasks after `cursor`, then each new one, as events. It ends when
- * the client goes away (`gone`, the request's signal, which some runtimes fire before the stream
- * learns it). `leave` is called once when the stream ends, whoever ends it.
- */
+/** How a subscription ends besides the store failing: `leave` is called once, whoever ends it. */
+export interface Ending {
+  /** The client went away: the request's signal, which some runtimes fire before the stream learns it. */
+  readonly gone: AbortSignal;
+  /** The server is stopping: the stream ends cleanly, and the subscriber comes back with its cursor. */
+  readonly closing: AbortSignal | undefined;
+  readonly leave: () => void;
+}
+
+/** The body of an SSE answer: the tasks after `cursor`, then each new one, as events, until it ends. */
 export function eventStream(
   store: TaskStore,
   cursor: number,
   frames: TaskFrames,
-  gone: AbortSignal,
-  leave: () => void,
+  { gone, closing, leave }: Ending,
 ): ReadableStream<Uint8Array> {
   const stop = new AbortController();
   let drain: (() => void) | undefined;
+  let finish: (() => void) | undefined;
   const end = () => {
+    gone.removeEventListener("abort", end);
+    // Every subscriber listens to the one closing signal: one that leaves must not stay on it.
+    if (finish !== undefined) closing?.removeEventListener("abort", finish);
     stop.abort();
     drain?.();
     leave();
@@ -32,6 +40,12 @@ export function eventStream(
     {
       start(controller) {
         gone.addEventListener("abort", end, { once: true });
+        finish = () => {
+          end();
+          // What was sent still reaches the subscriber; then its stream ends as a finished one.
+          controller.close();
+        };
+        closing?.addEventListener("abort", finish, { once: true });
         controller.enqueue(OPENING);
         const sink: Sink = {
           full: () => (controller.desiredSize ?? 0) <= 0,

@@ -11,6 +11,8 @@ const SOCKET_MARK_BYTES = 64 * 1024;
 const DRAIN_POLL_MS = 10;
 /** "Try again later": the close code for a subscriber cut off for not reading. */
 const TRY_AGAIN_LATER = 1013;
+/** "Going away": the close code for subscribers of a server that is stopping. */
+const GOING_AWAY = 1001;
 
 /** The socket's own count of bytes sent but not yet written: `bufferedAmount`, or Bun's `getBufferedAmount()`. */
 function buffered(ws: WSContext): number {
@@ -20,12 +22,21 @@ function buffered(ws: WSContext): number {
 }
 
 /**
- * The events of a WebSocket that follows the list from `cursor`. `leave` is called once when the
- * socket closes or the feed ends.
+ * The events of a WebSocket that follows the list from `cursor`, until it closes, the store fails,
+ * or `closing` aborts (the server is stopping). `leave` is called once when the feed ends.
  */
-export function socketFeed(store: TaskStore, cursor: number, frames: TaskFrames, leave: () => void): WSEvents {
+export function socketFeed(
+  store: TaskStore,
+  cursor: number,
+  frames: TaskFrames,
+  closing: AbortSignal | undefined,
+  leave: () => void,
+): WSEvents {
   const stop = new AbortController();
+  let finish: (() => void) | undefined;
   const end = () => {
+    // Every subscriber listens to the one closing signal: one that leaves must not stay on it.
+    if (finish !== undefined) closing?.removeEventListener("abort", finish);
     stop.abort();
     leave();
   };
@@ -46,6 +57,12 @@ export function socketFeed(store: TaskStore, cursor: number, frames: TaskFrames,
         keepAlive: () => {},
         cutOff: () => ws.close(TRY_AGAIN_LATER, "Too far behind: connect again with your cursor"),
       };
+      finish = () => {
+        end();
+        ws.close(GOING_AWAY, "The server is stopping: connect again with your cursor");
+      };
+      if (closing?.aborted) return finish();
+      closing?.addEventListener("abort", finish, { once: true });
       follow(store, cursor, sink, stop.signal).then(end, () => {
         end();
         ws.close(TRY_AGAIN_LATER, "The list cannot be read now: connect again with your cursor");

@@ -205,7 +205,7 @@ function eventOperations(config: AppConfig): Json {
         "500": response("InternalError"),
         "503": {
           ...response("StoreUnavailable"),
-          description: `MAX_SUBSCRIBERS (${config.maxSubscribers}) follow the list already ("${TOO_MANY_SUBSCRIBERS}"), or the store cannot be reached: try again after Retry-After`,
+          description: `MAX_SUBSCRIBERS (${config.maxSubscribers}) follow the list already ("${TOO_MANY_SUBSCRIBERS}"), the server is stopping, or the store cannot be reached: try again after Retry-After`,
         },
       },
     },

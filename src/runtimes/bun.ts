@@ -5,15 +5,16 @@ import { openBunSqlite } from "../store/sqlite/bun-driver.ts";
 import { createServerApp } from "./server.ts";
 
 const logSink = batchedLogSink(console);
-const { app, listen } = await createServerApp(process.env, openBunSqlite, logSink, { upgradeWebSocket });
+const { app, listen, stop } = await createServerApp(process.env, openBunSqlite, logSink, { upgradeWebSocket });
 
-const server = Bun.serve({ port: listen.port, hostname: listen.host, fetch: app.fetch, websocket });
+// Bun closes a connection after 10 s without a byte by default, before an event stream's 15 s
+// keep-alive comment: twice that keeps quiet streams and still drops dead connections.
+const server = Bun.serve({ port: listen.port, hostname: listen.host, fetch: app.fetch, websocket, idleTimeout: 30 });
 console.log(`Task list service (Bun ${Bun.version}) listening on http://${listen.host}:${server.port}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () =>
-    server.stop().then(() => {
-      logSink.flush();
-      process.exit(0);
-    }),
-  );
+  process.once(signal, async () => {
+    await stop(() => server.stop());
+    logSink.flush();
+    process.exit(0);
+  });
 }

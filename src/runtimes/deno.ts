@@ -12,7 +12,7 @@ const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
 };
 const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
 // Deno copies a byte body into each Response it is given, and takes a string as it is.
-const { app, listen } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
+const { app, listen, stop } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
   textBodies: true,
   upgradeWebSocket,
 });
@@ -27,10 +27,9 @@ const server = Deno.serve(
   app.fetch,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, () =>
-    server.shutdown().then(() => {
-      logSink.flush();
-      Deno.exit(0);
-    }),
-  );
+  Deno.addSignalListener(signal, async () => {
+    await stop(() => server.shutdown());
+    logSink.flush();
+    Deno.exit(0);
+  });
 }

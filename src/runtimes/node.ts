@@ -1,4 +1,6 @@
 // The Node entry: @hono/node-server on PORT and HOST.
+
+import type { Server } from "node:http";
 import { type HttpBindings, serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
 import { WebSocketServer } from "ws";
 import { batchedLogSink } from "../http/request-log.ts";
@@ -12,7 +14,7 @@ const logSink = batchedLogSink({
 });
 // @hono/node-server sends a text body in the same write as the head, and hands over the headers
 // Node parsed as `incoming.headers`.
-const { app, listen } = await createServerApp(process.env, openNodeSqlite, logSink, {
+const { app, listen, stop } = await createServerApp(process.env, openNodeSqlite, logSink, {
   textBodies: true,
   parsedHeaders: (c) => (c.env as HttpBindings).incoming.headers,
   upgradeWebSocket,
@@ -25,10 +27,20 @@ const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.hos
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () =>
-    server.close(() => {
-      logSink.flush();
-      process.exit(0);
-    }),
-  );
+  process.once(signal, async () => {
+    await stop(
+      () =>
+        new Promise((done) => {
+          // Connections whose event streams end as the server stops become idle only after close()
+          // has closed the idle ones: they are swept until the server has closed.
+          const sweep = setInterval(() => (server as Server).closeIdleConnections(), 50);
+          server.close(() => {
+            clearInterval(sweep);
+            done(undefined);
+          });
+        }),
+    );
+    logSink.flush();
+    process.exit(0);
+  });
 }

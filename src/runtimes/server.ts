@@ -1,9 +1,27 @@
-// What Node, Bun and Deno share before they listen: settings, the store, and the app.
+// What Node, Bun and Deno share before they listen: settings, the store, and the app; and how
+// they stop.
 import { type AppOptions, createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
 import type { LogSink } from "../http/request-log.ts";
 import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
+
+/**
+ * How long a stopping server waits for the answers it is still sending (a subscriber that does not
+ * read may never take the end of its stream) before it exits anyway.
+ */
+const STOP_GRACE_MS = 5_000;
+
+/** A server's app, where it listens, and how it stops. */
+export interface ServerApp {
+  readonly app: TaskApp;
+  readonly listen: ListenConfig;
+  /**
+   * Ends every subscription, then waits for `closeServer` (the runtime's own graceful close) at
+   * most {@link STOP_GRACE_MS}: a server with subscribers would otherwise never stop.
+   */
+  readonly stop: (closeServer: () => Promise<unknown>) => Promise<void>;
+}
 
 /**
  * Validates the settings, opens the store (which may connect to a database) and builds the app.
@@ -14,9 +32,20 @@ export async function createServerApp(
   openSqlite: OpenSqliteFile,
   logSink: LogSink,
   options: Pick<AppOptions, "textBodies" | "parsedHeaders" | "upgradeWebSocket"> = {},
-): Promise<{ readonly app: TaskApp; readonly listen: ListenConfig }> {
+): Promise<ServerApp> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
   const store = await openServerStore(env, { openSqlite });
-  return { app: createApp({ store, config, logSink, ...options }), listen };
+  const closing = new AbortController();
+  const app = createApp({ store, config, logSink, closing: closing.signal, ...options });
+  const stop = async (closeServer: () => Promise<unknown>) => {
+    closing.abort();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const grace = new Promise((done) => {
+      timer = setTimeout(done, STOP_GRACE_MS);
+    });
+    await Promise.race([closeServer(), grace]);
+    clearTimeout(timer);
+  };
+  return { app, listen, stop };
 }

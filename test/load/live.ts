@@ -3,7 +3,7 @@
 // behind when they go.
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import type { Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
@@ -48,6 +48,16 @@ class RawSubscriber {
     this.socket.write(requestHead("GET", path, { Accept: "text/event-stream" }));
   }
 
+  /** Everything received so far, as it came: the answer's head, then the chunked body. */
+  get received(): string {
+    return this.#text;
+  }
+
+  /** Whether the connection has closed. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
   /** Resolves once the answer's head and the stream's opening comment have arrived. */
   async opened(): Promise<void> {
     while (!this.#text.includes(": following the list")) {
@@ -86,12 +96,68 @@ async function idsAfter(baseUrl: string, cursor: number): Promise<number[]> {
   return ((await res.json()) as Task[]).map((task) => task.id);
 }
 
-/** Registers the live checks under strain for `runtime`: a subscriber that stalls, and a crowd. */
+/**
+ * Registers the live checks under strain for `runtime`: a subscriber that stalls, a crowd, a server
+ * that stops with subscribers, and a subscriber that stays quiet for as long as the file runs.
+ */
 export function describeLive(runtime: Runtime): void {
+  const quiet = openQuietSubscriber(runtime);
   // wrangler dev's local proxy reads a Worker's stream whatever its client does, so no subscriber
   // behind it ever stops reading: in workerd itself that is shown by test/workers/live.test.ts.
   if (runtime !== "wrangler") describeStalled(runtime);
   describeCrowd(runtime);
+  // A Worker is not a process that anyone stops.
+  if (runtime !== "wrangler") describeStopping(runtime);
+  test("a quiet event stream stays open past the runtime's idle timeouts, and gets a keep-alive comment after 15 s", async () => {
+    const subscriber = await quiet();
+    while (!subscriber.received.includes(": keep-alive\n\n") && !subscriber.isClosed) await sleep(100);
+    expect(subscriber.isClosed, "the quiet stream was closed before its keep-alive comment").toBe(false);
+    expect(subscriber.ids()).toEqual([]);
+    subscriber.socket.destroy();
+  }, 60_000);
+}
+
+/**
+ * Opens, before the file's first test, an event stream that receives no task: the test that reads
+ * it comes last, so its 15 s of silence pass while the other tests run.
+ */
+function openQuietSubscriber(runtime: Runtime): () => Promise<RawSubscriber> {
+  const server = useServer(runtime, { LOG_LEVEL: "warn" });
+  let subscriber: RawSubscriber | undefined;
+  beforeAll(async () => {
+    subscriber = new RawSubscriber(server().baseUrl, "/tasks/events?after=999999999");
+    await subscriber.opened();
+  });
+  return async () => {
+    if (subscriber === undefined) throw new Error("The quiet subscriber did not open");
+    return subscriber;
+  };
+}
+
+/** A server stopped by SIGTERM while subscribers follow the list. */
+function describeStopping(runtime: Runtime): void {
+  describe(`${runtime} server stopped with subscribers`, () => {
+    const server = useServer(runtime, { LOG_LEVEL: "warn" });
+
+    test("SIGTERM ends every event stream as a finished stream and closes every WebSocket with 1001, and the server exits with 0", async () => {
+      const { baseUrl, terminate } = server();
+      const stream = new RawSubscriber(baseUrl, "/tasks/events");
+      await stream.opened();
+      const socket = new WebSocket(`${baseUrl.replace("http", "ws")}/tasks/events`);
+      const closed = new Promise<number>((done) => socket.once("close", (code) => done(code)));
+      await new Promise((done, fail) => {
+        socket.once("open", done);
+        socket.once("error", fail);
+      });
+      expect(terminate).toBeDefined();
+      expect(await terminate?.()).toBe(0);
+      expect(await closed).toBe(1001);
+      await stream.closed;
+      expect(stream.ids()).toEqual([1, 2]);
+      // The last chunk of a chunked body: the stream was ended, not cut.
+      expect(stream.received.endsWith("\r\n0\r\n\r\n")).toBe(true);
+    }, 30_000);
+  });
 }
 
 /** A subscriber that stops reading, on a server whose one subscriber place shows when it is cut off. */

@@ -20,6 +20,11 @@ export interface RunningServer {
    * of their own have it: Node, Bun, Deno, and wrangler dev through its command line.
    */
   readonly kill?: () => Promise<void>;
+  /**
+   * Sends SIGTERM to the server's own process, as a process manager does to stop it, and resolves
+   * with its exit code once it has exited by itself. Node, Bun and Deno have it.
+   */
+  readonly terminate?: () => Promise<number | null>;
 }
 
 /** What {@link startServer} accepts beside the environment. */

@@ -81,6 +81,16 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
       output: () => output,
       stop: () => stopProcess(pid, spec.runtime !== "wrangler"),
       kill: () => stopProcess(pid, false),
+      ...(spec.runtime === "wrangler"
+        ? {}
+        : {
+            terminate: async () => {
+              process.kill(pid, "SIGTERM");
+              await exited;
+              liveGroups.delete(pid);
+              return child.exitCode;
+            },
+          }),
       memoryKib: () =>
         spec.runtime === "wrangler"
           ? workerdProcesses({ group: pid }).reduce((sum, member) => sum + residentKib(member), 0)

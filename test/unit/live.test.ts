@@ -1,5 +1,8 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, test, vi } from "vitest";
-import type { TaskApp } from "../../src/app.ts";
+import { createApp, type TaskApp } from "../../src/app.ts";
+import { parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
 import { appFrom, postJson } from "./helpers.ts";
 
 const decoder = new TextDecoder();
@@ -108,4 +111,38 @@ describe("a subscriber of the list's events", () => {
     await crowd();
     expect(heap() - after).toBeLessThan(2 * 1024 * 1024);
   }, 60_000);
+
+  test("of a server that stops gets what was sent, then the end of its stream; one that comes then gets 503 with Retry-After", async () => {
+    const closing = new AbortController();
+    const app = createApp({
+      store: new MemoryStore(),
+      config: parseAppConfig({ LOG_LEVEL: "off" }),
+      closing: closing.signal,
+    });
+    const reader = await subscribe(app);
+    const created = await postJson(app, "/tasks", { title: "Before the stop", completed: false });
+    const { id } = (await created.json()) as { id: number };
+    closing.abort();
+    let text = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
+    expect([...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]))).toEqual([1, 2, id]);
+
+    const late = await app.request("/tasks/events");
+    expect(late.status).toBe(503);
+    expect(late.headers.get("Retry-After")).toBe("1");
+    expect(await late.json()).toEqual({ message: "The server is stopping: connect again in a moment" });
+  });
+
+  test("that leaves no longer waits for the server to stop", async () => {
+    const closing = new AbortController();
+    const app = createApp({
+      store: new MemoryStore(),
+      config: parseAppConfig({ LOG_LEVEL: "off" }),
+      closing: closing.signal,
+    });
+    const readers = await Promise.all(Array.from({ length: 50 }, () => subscribe(app, "?after=2")));
+    expect(getEventListeners(closing.signal, "abort")).toHaveLength(50);
+    await Promise.all(readers.map((reader) => reader.cancel()));
+    expect(getEventListeners(closing.signal, "abort")).toHaveLength(0);
+  });
 });
