@@ -11,6 +11,8 @@ declare namespace Cloudflare {
     readonly MAX_TASKS?: string;
     readonly MAX_LIST_BYTES?: string;
     readonly CORS_ORIGINS?: string;
+    readonly MAX_SUBSCRIBERS?: string;
+    readonly MAX_IDEMPOTENCY_KEYS?: string;
     readonly LOG_LEVEL?: string;
     readonly TASK_STORE?: string;
     readonly DATABASE_SCHEMA?: string;
