@@ -76,6 +76,8 @@ const encoder = new TextEncoder();
 /** What Hono's request-id middleware keeps of a client's id: up to 255 of these characters. */
 const CLIENT_ID = /^[\w=-]{1,255}$/;
 const JSON_TYPE = "application/json";
+/** Anything but printable ASCII, which JSON is made of unless it carries other characters. */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
 
 /**
  * Makes a response with every header given at once, the common ones included, so that each
@@ -147,6 +149,8 @@ export function requestHeader(c: Context<DutyEnv>, name: string): string | undef
 
 /** Bytes of `text` in UTF-8; its lone surrogates, which JSON.stringify never leaves, are not counted apart. */
 export function utf8Length(text: string): number {
+  // Most JSON is printable ASCII, one byte a character: a pattern finds out faster than a loop on V8.
+  if (!NOT_PRINTABLE_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
