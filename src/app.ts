@@ -7,7 +7,7 @@ import { type AppConfig, listLimits } from "./config.ts";
 import { apiError } from "./errors.ts";
 import { accessGuards } from "./http/access.ts";
 import { conditionalAnswer } from "./http/conditional.ts";
-import { idempotencyKeyOf, rememberedKey } from "./http/idempotency.ts";
+import { idempotencyKeyOf, rememberedKey, type Sha256 } from "./http/idempotency.ts";
 import { toNewTask } from "./http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "./http/request-body.ts";
 import {
@@ -55,6 +55,8 @@ export interface AppOptions {
   readonly textBodies?: boolean;
   /** The request's headers as the runtime parsed them, when it keeps them so: see {@link DutyOptions}. */
   readonly parsedHeaders?: DutyOptions["parsedHeaders"];
+  /** A synchronous SHA-256 for Idempotency-Keys, where the runtime has one; else Web Crypto's. */
+  readonly sha256?: Sha256;
   /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
@@ -79,6 +81,7 @@ export function createApp({
   logSink = console,
   textBodies = false,
   parsedHeaders,
+  sha256,
   upgradeWebSocket,
   openSocket,
   closing,
@@ -168,7 +171,7 @@ export function createApp({
     const body = await readBody(c, config.maxBodyBytes);
     requireJsonContentType(c.req.header("content-type"));
     const task = toNewTask(parseJson(body));
-    const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded);
+    const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded, sha256);
     const result = await store.append(task, limits, remembered);
     checkLimits(result.usage);
     switch (result.outcome) {

@@ -19,25 +19,29 @@ export function idempotencyKeyOf(c: Context<DutyEnv>): string | undefined {
   return key;
 }
 
+/** SHA-256 of a text, in hex: synchronous where the runtime has one, else Web Crypto's. */
+export type Sha256 = (text: string) => string | Promise<string>;
+
 /**
  * What the store remembers of `key` for `task`: with write tokens each token has keys of its own,
  * so the scope is a hash of the request's bearer token (never the token itself).
  */
-export async function rememberedKey(
+export function rememberedKey(
   c: Context,
   key: string,
   task: NewTask,
   tokensGuardWrites: boolean,
-): Promise<IdempotencyKey> {
+  sha256: Sha256 = webSha256,
+): IdempotencyKey | Promise<IdempotencyKey> {
   const token = tokensGuardWrites ? (c.req.header("Authorization")?.replace(/^bearer\s+/i, "") ?? "") : undefined;
-  const [scope, fingerprint] = await Promise.all([
-    token === undefined ? "" : sha256(token),
-    sha256(JSON.stringify([task.title, task.completed])),
-  ]);
-  return { scope, key, fingerprint };
+  const scope = token === undefined ? "" : sha256(token);
+  const fingerprint = sha256(JSON.stringify([task.title, task.completed]));
+  if (typeof scope === "string" && typeof fingerprint === "string") return { scope, key, fingerprint };
+  return Promise.all([scope, fingerprint]).then(([scope, fingerprint]) => ({ scope, key, fingerprint }));
 }
 
-async function sha256(text: string): Promise<string> {
+/** Web Crypto's SHA-256, which every runtime has: asynchronous, and on Node and Deno about 20 µs of CPU a call. */
+async function webSha256(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
