@@ -39,6 +39,35 @@ export function describeHomePage(runtime: Runtime): void {
       expect(await page.getByLabel("Done already").isChecked()).toBe(false);
     });
 
+    test("adds a task once when the answer to its POST is lost and the person tries again", async () => {
+      const keys: (string | null)[] = [];
+      const page = await openPage(home(), {
+        allowed: [/net::ERR_CONNECTION_RESET/],
+        before: (tab) =>
+          tab.route(list(), async (route) => {
+            if (route.request().method() !== "POST") return route.fallback();
+            keys.push(await route.request().headerValue("Idempotency-Key"));
+            // The first POST reaches the server, which adds the task; its answer never comes back.
+            if (keys.length > 1) return route.fallback();
+            await route.fetch();
+            return route.abort("connectionreset");
+          }),
+      });
+      const before = await serverTasks(list());
+      await expectShown(page, before);
+      await addWithForm(page, "Added once despite a lost answer", false);
+      await expect
+        .poll(() => page.getByRole("alert").textContent())
+        .toBe("Cannot reach the service: try again, the task will not be added twice");
+      await page.getByRole("button", { name: "Add task" }).click();
+      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once despite a lost answer", completed: false };
+      await expectShown(page, [...before, added]);
+      expect(await serverTasks(list())).toEqual([...before, added]);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+      expect(keys[1]).toBe(keys[0]);
+    });
+
     test("shows a task that another client added, without being reloaded", async () => {
       const page = await openPage(home());
       await expectShown(page, await serverTasks(list()));
