@@ -1,33 +1,13 @@
 // The live scenario's trials summed up per server and crowd size: medians, as everywhere in the bench.
 import { median } from "../lib/summary.ts";
-import type { LiveReading, LiveRuntime, LiveServer, LiveSubject } from "./subjects.ts";
+import type { LiveReading } from "./subjects.ts";
 
-/** The trials of one live subject at one crowd size. */
-export interface LiveRow {
-  readonly subject: LiveSubject;
-  readonly runtime: LiveRuntime;
-  readonly server: LiveServer;
-  readonly subscribers: number;
+/**
+ * The trials of one live subject at one crowd size, with a reading's fields: events, missed, unexpected
+ * and ended summed over the trials, the max the largest of any, and every other figure their median.
+ */
+export interface LiveRow extends Omit<LiveReading, "repeat"> {
   readonly trials: number;
-  readonly posts: number;
-  /** Summed over the trials, like the events missed, received twice and the streams ended early. */
-  readonly events: number;
-  readonly missed: number;
-  readonly unexpected: number;
-  readonly ended: number;
-  /** Medians of the trials' percentiles; the max is the largest of every trial. */
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly maxMs: number;
-  readonly openSeconds: number;
-  readonly postMs: number;
-  readonly serverMicrosPerEvent: number;
-  readonly clientMicrosPerEvent: number;
-  /** The server's resident memory (medians, KiB), undefined on PostgreSQL. */
-  readonly rssBeforeKib: number | undefined;
-  readonly rssOpenKib: number | undefined;
-  readonly rssPostedKib: number | undefined;
-  readonly rssLeftKib: number | undefined;
   /** Median over the trials of what the idle streams added to the server's RSS, per subscriber, in KiB. */
   readonly kibPerSubscriber: number | undefined;
 }
