@@ -5,6 +5,7 @@ import type { MachineInfo } from "./machine.ts";
 import { READ_AFTER_CHANGE_PAIRS, type Scenario } from "./measurements.ts";
 import type { BenchOptions } from "./options.ts";
 import { cpuMicrosPerPair, type MemoryRow, type Row, readsAfterChange } from "./summary.ts";
+import { table } from "./table.ts";
 import { ISSUES, LARGE, SMALL, type TargetCheck } from "./targets.ts";
 
 /** Everything a results file holds. */
@@ -20,12 +21,6 @@ export interface BenchReport {
   readonly targets: readonly TargetCheck[];
   /** Runs and trials left out, each with its reason. */
   readonly failures: readonly string[];
-}
-
-/** A Markdown table whose first `textColumns` columns are left-aligned and the others, numbers, right-aligned. */
-export function table(header: readonly string[], rows: readonly (readonly string[])[], textColumns: number): string {
-  const align = header.map((_, i) => (i < textColumns ? "---" : "---:"));
-  return [header, align, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
 const int = (x: number) => Math.round(x).toLocaleString("en");

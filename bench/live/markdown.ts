@@ -1,5 +1,5 @@
 // The live scenario's section of the results: delivery latency per server and crowd, then memory.
-import { table } from "../lib/markdown.ts";
+import { table } from "../lib/table.ts";
 import { type LiveRow, peerOf } from "./summary.ts";
 import { PEER_P99_RATIO } from "./targets.ts";
 
