@@ -2,10 +2,14 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { SlowFirstSequencer } from "./test/support/sequencer.ts";
 
+const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \//;
+
 export default defineConfig({
   test: {
     // Request logs and server output are shown for failing tests only.
     silent: "passed-only",
+    // wrangler's own line per request repeats the Worker's JSON log line, which the tests keep.
+    onConsoleLog: (log) => !WRANGLER_REQUEST_LINE.test(log),
     // Most files wait on the servers they start, so three at a time keep two cores busy.
     maxWorkers: 3,
     sequence: { sequencer: SlowFirstSequencer },
