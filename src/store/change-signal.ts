@@ -14,11 +14,6 @@ export class ChangeSignal {
     this.#pollMs = pollMs;
   }
 
-  /** Readers waiting now. */
-  get waiting(): number {
-    return this.#waiters.size;
-  }
-
   /** Resolves once `changed()` holds (at once if it does), or when `signal` aborts. */
   wait(changed: () => boolean, signal: AbortSignal): Promise<void> {
     if (changed() || signal.aborted) return Promise.resolve();
@@ -41,6 +36,8 @@ export class ChangeSignal {
 
   /** Wakes the readers whose list has changed. */
   notify(): void {
+    // Most appends have no reader waiting: waking none then costs no copy of the set.
+    if (this.#waiters.size === 0) return;
     for (const wake of [...this.#waiters]) wake();
   }
 }

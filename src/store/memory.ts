@@ -42,8 +42,7 @@ export class MemoryStore implements TaskStore {
     const limit = list.pushText(json, created.id, limits);
     if (limit !== undefined) return { outcome: "full", limit, usage: list.usage };
     if (key !== undefined) this.#keys.remember(key, created.id, limits.maxKeys);
-    // Most appends have no reader waiting: waking none then costs nothing.
-    if (this.#changes.waiting > 0) this.#changes.notify();
+    this.#changes.notify();
     return { outcome: "added", task: created, json, usage: list.usage };
   }
 
