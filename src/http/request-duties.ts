@@ -141,7 +141,10 @@ export function jsonAnswer(
  * repeated Content-Length before the service sees it.
  */
 export function requestHeader(c: Context<DutyEnv>, name: string): string | undefined {
-  const parsed = c.get("duty").headers;
+  return headerOf(c, c.get("duty").headers, name);
+}
+
+function headerOf(c: Context, parsed: ParsedHeaders | undefined, name: string): string | undefined {
   if (parsed === undefined) return c.req.header(name);
   const value = parsed[name];
   return typeof value === "string" ? value : undefined;
@@ -220,8 +223,8 @@ export function requestDuties(
   const nextId = requestIds();
   const begin = (c: Context<DutyEnv>): Duty => {
     const headers = parsedHeaders?.(c);
-    const given = headers === undefined ? c.req.header("x-request-id") : headers["x-request-id"];
-    const id = typeof given === "string" && CLIENT_ID.test(given) ? given : nextId();
+    const given = headerOf(c, headers, "x-request-id");
+    const id = given !== undefined && CLIENT_ID.test(given) ? given : nextId();
     const duty: Duty = {
       id,
       start: performance.now(),
