@@ -113,12 +113,7 @@ describe("a subscriber of the list's events", () => {
   }, 60_000);
 
   test("of a server that stops gets what was sent, then the end of its stream; one that comes then gets 503 with Retry-After", async () => {
-    const closing = new AbortController();
-    const app = createApp({
-      store: new MemoryStore(),
-      config: parseAppConfig({ LOG_LEVEL: "off" }),
-      closing: closing.signal,
-    });
+    const { app, closing } = stoppableApp();
     const reader = await subscribe(app);
     const created = await postJson(app, "/tasks", { title: "Before the stop", completed: false });
     const { id } = (await created.json()) as { id: number };
@@ -134,15 +129,21 @@ describe("a subscriber of the list's events", () => {
   });
 
   test("that leaves no longer waits for the server to stop", async () => {
-    const closing = new AbortController();
-    const app = createApp({
-      store: new MemoryStore(),
-      config: parseAppConfig({ LOG_LEVEL: "off" }),
-      closing: closing.signal,
-    });
+    const { app, closing } = stoppableApp();
     const readers = await Promise.all(Array.from({ length: 50 }, () => subscribe(app, "?after=2")));
     expect(getEventListeners(closing.signal, "abort")).toHaveLength(50);
     await Promise.all(readers.map((reader) => reader.cancel()));
     expect(getEventListeners(closing.signal, "abort")).toHaveLength(0);
   });
 });
+
+/** An app on a fresh memory store, and the controller that tells it the server is stopping. */
+function stoppableApp(): { app: TaskApp; closing: AbortController } {
+  const closing = new AbortController();
+  const app = createApp({
+    store: new MemoryStore(),
+    config: parseAppConfig({ LOG_LEVEL: "off" }),
+    closing: closing.signal,
+  });
+  return { app, closing };
+}
