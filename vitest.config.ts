@@ -2,6 +2,10 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { SlowFirstSequencer } from "./test/support/sequencer.ts";
 
+// Bounds for a test and a hook in every project: far above what a correct test needs on a busy
+// two-core machine, so a slower machine is never a failure; a hung test still ends.
+const TIME_BOUNDS = { testTimeout: 60_000, hookTimeout: 120_000 };
+
 const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \//;
 
 export default defineConfig({
@@ -19,6 +23,7 @@ export default defineConfig({
         // --expose-gc: the live tests count what subscribers leave behind once collected.
         test: {
           name: "unit",
+          ...TIME_BOUNDS,
           include: ["test/unit/**/*.test.ts"],
           isolate: false,
           restoreMocks: true,
@@ -27,18 +32,22 @@ export default defineConfig({
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/durable*.test.ts"] },
+        test: {
+          name: "workers",
+          ...TIME_BOUNDS,
+          include: ["test/workers/**/*.test.ts"],
+          exclude: ["test/workers/durable*.test.ts"],
+        },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "durable" } })],
-        test: { name: "workers-durable", include: ["test/workers/durable*.test.ts"] },
+        test: { name: "workers-durable", ...TIME_BOUNDS, include: ["test/workers/durable*.test.ts"] },
       },
       {
         test: {
           name: "sqlite",
           include: ["test/sqlite/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...TIME_BOUNDS,
         },
       },
       {
@@ -47,24 +56,21 @@ export default defineConfig({
           include: ["test/postgres/**/*.test.ts"],
           // One throwaway PostgreSQL server for the project; each file keeps its lists in schemas of its own.
           globalSetup: ["test/postgres/global-setup.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...TIME_BOUNDS,
         },
       },
       {
         test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...TIME_BOUNDS,
         },
       },
       {
         test: {
           name: "load",
           include: ["test/load/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...TIME_BOUNDS,
         },
       },
     ],

@@ -82,7 +82,7 @@ export async function shownTasks(page: Page): Promise<ShownTask[]> {
 }
 
 /** Waits until the page shows exactly `tasks`: the page polls, so what it shows catches up. */
-export async function expectShown(page: Page, tasks: readonly ShownTask[], timeout = 10_000): Promise<void> {
+export async function expectShown(page: Page, tasks: readonly ShownTask[], timeout = 30_000): Promise<void> {
   await expect.poll(() => shownTasks(page), { timeout, interval: 100 }).toEqual(tasks);
 }
 

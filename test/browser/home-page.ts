@@ -103,14 +103,14 @@ export function describeHomePage(runtime: Runtime): void {
       });
       const notModified = await page.waitForResponse(
         (res) => res.url() === `${list()}?after=${last}` && res.status() === 304,
-        { timeout: 10_000 },
+        { timeout: 30_000 },
       );
       const etag = (await fetch(list())).headers.get("ETag");
       expect(await notModified.request().headerValue("If-None-Match")).toBe(etag);
       expect(conditionalGets(server())).toBeGreaterThan(0);
       await page.unroute(`${events}*`);
       const followed = page.waitForResponse((res) => res.url().startsWith(events) && res.status() === 200, {
-        timeout: 15_000,
+        timeout: 30_000,
       });
       expect((await addFromElsewhere(list(), "Seen while polling")).status).toBe(200);
       await expectShown(page, await serverTasks(list()));

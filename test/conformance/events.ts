@@ -12,7 +12,7 @@ export interface StreamEvent {
 }
 
 /** What a subscriber may wait for an event before the case fails: generous, since CI is slow. */
-export const EVENT_TIMEOUT_MS = 10_000;
+export const EVENT_TIMEOUT_MS = 30_000;
 
 /** A queue of things that arrive one by one, read with a bound on each wait. */
 class Arrivals<T> {

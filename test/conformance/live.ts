@@ -255,7 +255,7 @@ function socketCases(): StatefulCase[] {
 }
 
 /** How long a place may take to come free once a subscriber leaves. */
-const PLACE_FREED_MS = 10_000;
+const PLACE_FREED_MS = 30_000;
 
 /**
  * MAX_SUBSCRIBERS: past it a subscriber is refused with 503 and Retry-After, until one leaves.

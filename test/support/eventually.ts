@@ -1,5 +1,5 @@
 /** Polls `read` until it returns a value: a server writes its log a little after its answer. */
-export async function eventually<T>(read: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(read: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = read();
