@@ -6,8 +6,8 @@ const HOME = new URL("../src/pages/home/", import.meta.url);
 /** The module the runtimes serve the page from; committed, so that none of them needs a build step. */
 export const GENERATED = new URL("../src/pages/home-page.generated.ts", import.meta.url);
 
-// index.html links its style and script as files, so that it opens as it is in a browser; the page
-// has no path of its own for them, so the built page has both inline, allowed by their hashes.
+// index.html links its style and script as the files they are, so editors and tools follow them; the
+// served page has no path of its own for them, so the built page has both inline, allowed by hash.
 const STYLE_LINK = '<link rel="stylesheet" href="home.css">';
 const SCRIPT_LINK = '<script type="module" src="home.js"></script>';
 
