@@ -18,7 +18,11 @@ function eventText(task: Task): string {
 }
 
 /** Opens /tasks/events with `headers` and `query`, checks the answer starts a stream, and reads it. */
-async function subscribe(client: Client, query = "", headers: Record<string, string> = {}): Promise<EventReader> {
+export async function subscribe(
+  client: Client,
+  query = "",
+  headers: Record<string, string> = {},
+): Promise<EventReader> {
   const res = await client.open({ method: "GET", path: `${EVENTS}${query}`, headers });
   if (res.status !== 200 || res.body === null) {
     fail(`GET ${EVENTS}${query} must start an event stream, got ${res.status} ${await res.text()}`);
