@@ -47,6 +47,8 @@ export interface DocumentedRoute<E extends Endpoint = Endpoint> {
    * is a path parameter, and `/` is the base path itself.
    */
   readonly paths: readonly string[];
+  /** The path's parameters, for every operation on it (a CORS preflight's too). */
+  readonly parameters?: readonly Json[];
   /** The document's tag for the route's operations. */
   readonly tag: string;
   /** Whether CORS_ORIGINS apply: its OPTIONS is then a preflight. */
@@ -89,8 +91,9 @@ export function openApiDocument(config: AppConfig, routes: readonly DocumentedRo
 
 /** One path's operations; `suffix` keeps an alias's operation ids unique. */
 function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, path: string, parts: Json): Json {
-  const item: Record<string, Json | string> = {
+  const item: Record<string, unknown> = {
     description: `Any method not listed here answers 405 with no body and Allow: ${allowOf(route)}`,
+    ...(route.parameters === undefined ? {} : { parameters: route.parameters }),
   };
   const operation = (endpoint: Endpoint, own: Operation): Json => {
     const guarded = access(config, endpoint.access);
