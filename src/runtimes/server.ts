@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { type AppOptions, createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
+import { ConfigError } from "../errors.ts";
 import type { LogSink } from "../http/request-log.ts";
 import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
@@ -49,6 +50,20 @@ export async function createServerApp(
     clearTimeout(timer);
   };
   return { app, listen, stop };
+}
+
+/**
+ * {@link createServerApp} for an entry: a setting that cannot be used ends the process with exit
+ * status 1 and its message as the one line on standard error, not as an uncaught error's stack.
+ */
+export async function startServerApp(...args: Parameters<typeof createServerApp>): Promise<ServerApp> {
+  try {
+    return await createServerApp(...args);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 /** SHA-256 in hex, at once: Node, Bun and Deno all have node:crypto, 20 times cheaper than Web Crypto's. */
