@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { type AppOptions, createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
-import type { LogSink } from "../http/request-log.ts";
+import { type LogSink, logEvent } from "../http/request-log.ts";
 import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
 
@@ -37,7 +37,12 @@ export async function createServerApp(
 ): Promise<ServerApp> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
-  const store = await openServerStore(env, { openSqlite });
+  // What a store says of itself (a SQLite file gone), at the levels LOG_LEVEL shows.
+  const log = (level: "error" | "info", message: string) => {
+    const shown = level === "error" ? config.logLevel !== "off" : ["info", "debug"].includes(config.logLevel);
+    if (shown) (level === "error" ? logSink.error : logSink.log).call(logSink, logEvent(level, message));
+  };
+  const store = await openServerStore(env, { openSqlite, log });
   const closing = new AbortController();
   const app = createApp({ store, config, logSink, closing: closing.signal, sha256, ...options });
   const stop = async (closeServer: () => Promise<unknown>) => {
