@@ -1,7 +1,7 @@
 // A SQLite file taken from a running server, or one it cannot write: POSTs answer 503 instead of
 // acknowledging tasks a restart would not find, the log says so once, and writes resume once the
 // file is back.
-import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
@@ -88,6 +88,14 @@ describe("a SQLite server whose file is taken away while it runs", () => {
         message: `SQLITE_PATH ${JSON.stringify(path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): POSTs answer 503 until that file is back at its path, or the server is restarted on the file now there`,
       }),
     ]);
+  });
+
+  test("answers 503 when a plain file stands where the file's directory was", async () => {
+    const app = await serve();
+    rmSync(dir, { recursive: true });
+    writeFileSync(dir, "not a directory");
+    await expectUnavailable(await post(app, "Lost"));
+    expect(storeLines()).toHaveLength(1);
   });
 
   test("takes POSTs again once the directory moved away is moved back, and the log says so once", async () => {

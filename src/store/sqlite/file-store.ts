@@ -50,16 +50,16 @@ export class SqliteFileStore implements TaskStore {
   readonly #log: StoreLog;
   /** The files opened, once the list is loaded; undefined while the constructor loads it. */
   #files: string | undefined;
-  /** Why appends fail, while they do; logged when it starts and when it ends. */
-  #fault: string | undefined;
+  /** Whether appends fail to reach the file: logged when it starts and when it ends. */
+  #failing = false;
 
   /** Opens the list in `db`, creating it if the database holds none, and loads it. */
   constructor(db: SqliteFileConnection, log: StoreLog = () => {}) {
     this.#db = db;
     this.#log = log;
     this.#list = new SqliteList({
-      query: db.query,
-      iterate: db.iterate,
+      query: db.query.bind(db),
+      iterate: db.iterate.bind(db),
       transaction: (work) =>
         db.transaction(() => {
           const result = work();
@@ -116,13 +116,13 @@ export class SqliteFileStore implements TaskStore {
               )
             : undefined;
       if (unavailable === undefined) throw error;
-      if (this.#fault === undefined) this.#log("error", unavailable.message);
-      this.#fault = unavailable.message;
+      if (!this.#failing) this.#log("error", unavailable.message);
+      this.#failing = true;
       throw unavailable;
     }
     // Only an added task shows the file takes writes: a replay or a refusal wrote nothing.
-    if (this.#fault !== undefined && "task" in result) {
-      this.#fault = undefined;
+    if (this.#failing && "task" in result) {
+      this.#failing = false;
       this.#log("info", `The SQLite file ${JSON.stringify(this.#db.path)} takes writes again`);
     }
     return result;
