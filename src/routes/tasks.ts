@@ -113,7 +113,7 @@ function createTask(config: AppConfig) {
     operationId: "createTask",
     summary: "Append a task; its id is the last task's id plus 1",
     description:
-      "With an Idempotency-Key the task is added once: the same request again answers the same task with Idempotent-Replayed: true, whatever happened between, even once the list is full. The key is remembered with the task in the same atomic step, for at least 24 hours unless MAX_IDEMPOTENCY_KEYS newer keys push it out; with write tokens, each token has keys of its own. A request that fails remembers nothing.",
+      "With an Idempotency-Key the task is added once: the same request again answers the same task with Idempotent-Replayed: true, whatever happened between, even once the list is full. The key is remembered with the task in the same atomic step, for at least 24 hours unless MAX_IDEMPOTENCY_KEYS newer keys push it out; with write tokens, each token has keys of its own, and only its own newer keys push them out. A request that fails remembers nothing.",
     parameters: [parameter("IdempotencyKey")],
     requestBody: {
       required: true,

@@ -3,10 +3,10 @@
 import { upgradeWebSocket } from "hono/deno";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { denoLogSink as logSink } from "./deno-log.ts";
-import { createServerApp } from "./server.ts";
+import { startServerApp } from "./server.ts";
 
 // Deno copies a byte body into each Response it is given, and takes a string as it is.
-const { app, stop } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
+const { app, stop } = await startServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
   textBodies: true,
   upgradeWebSocket,
 });
