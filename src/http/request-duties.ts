@@ -3,7 +3,7 @@
 // than a chain of Hono middleware (request-id, secure-headers, logger, onError) because that chain
 // costs a small request a third of its time; Hono stays on its fastest path (one handler, no
 // promise unless the handler makes one). A new header for every answer goes in `answer`; a new
-// log field goes in request-log.ts; routes and their checks belong in app.ts.
+// log field goes in request-log.ts; routes and their checks belong in src/routes/.
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";

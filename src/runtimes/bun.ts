@@ -2,10 +2,10 @@
 import { upgradeWebSocket, websocket } from "hono/bun";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openBunSqlite } from "../store/sqlite/bun-driver.ts";
-import { createServerApp } from "./server.ts";
+import { startServerApp } from "./server.ts";
 
 const logSink = batchedLogSink(console);
-const { app, listen, stop } = await createServerApp(process.env, openBunSqlite, logSink, { upgradeWebSocket });
+const { app, listen, stop } = await startServerApp(process.env, openBunSqlite, logSink, { upgradeWebSocket });
 
 // Bun closes a connection after 10 s without a byte by default, before an event stream's 15 s
 // keep-alive comment: twice that keeps quiet streams and still drops dead connections.

@@ -5,7 +5,7 @@ import { type HttpBindings, serve, upgradeWebSocket, type WebSocketServerLike } 
 import { WebSocketServer } from "ws";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
-import { createServerApp } from "./server.ts";
+import { startServerApp } from "./server.ts";
 
 // Straight to the streams: a batch is one string already, and console would format it again.
 const logSink = batchedLogSink({
@@ -14,7 +14,7 @@ const logSink = batchedLogSink({
 });
 // @hono/node-server sends a text body in the same write as the head, and hands over the headers
 // Node parsed as `incoming.headers`.
-const { app, listen, stop } = await createServerApp(process.env, openNodeSqlite, logSink, {
+const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, logSink, {
   textBodies: true,
   parsedHeaders: (c) => (c.env as HttpBindings).incoming.headers,
   upgradeWebSocket,
