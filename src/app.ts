@@ -21,6 +21,7 @@ import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { taskRoute } from "./routes/task.ts";
 import { taskRoutes } from "./routes/tasks.ts";
 import type { TaskStore } from "./store/store.ts";
 
@@ -92,7 +93,7 @@ export function createApp({
   };
 
   const context = { store, config, logSink, sha256, upgradeWebSocket, openSocket, closing };
-  const routes = [...taskRoutes(context), ...eventRoutes(context)];
+  const routes = [...taskRoutes(context), ...taskRoute(context), ...eventRoutes(context)];
   routes.push(...documentRoutes(context, routes));
 
   // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.

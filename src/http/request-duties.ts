@@ -7,7 +7,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
-import { StoreUnavailableError } from "../errors.ts";
+import { ApiError, StoreUnavailableError } from "../errors.ts";
 import { INTERNAL_ERROR, STORE_UNAVAILABLE } from "../messages.ts";
 
 /** A body made of byte parts sent one after another, and its text when it keeps one. */
@@ -173,6 +173,7 @@ export function answerError(error: Error, c: Context<DutyEnv>): Response {
   if (error instanceof HTTPException && error.status !== 500) {
     // Every 503 says when to try again.
     const extra: Record<string, string> = error.status === 503 ? { "Retry-After": "1" } : {};
+    if (error instanceof ApiError) Object.assign(extra, error.headers);
     return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }), extra);
   }
   if (error instanceof StoreUnavailableError) {
