@@ -1,9 +1,9 @@
-// WebSocket subscribers: the list followed from a cursor, one text message per task, on whichever
+// WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
-import type { TaskFrames } from "./frames.ts";
+import { RESET_TEXT, type TaskFrames } from "./frames.ts";
 
 /** Bytes a socket holds unsent before the feed waits for the subscriber to read. */
 const SOCKET_MARK_BYTES = 64 * 1024;
@@ -53,7 +53,8 @@ export function socketFeed(
               }
             }, DRAIN_POLL_MS);
           }),
-        send: (task, fresh) => ws.send(frames.text(task, fresh)),
+        send: (event, fresh) => ws.send(frames.text(event, fresh)),
+        reset: () => ws.send(RESET_TEXT),
         keepAlive: () => {},
         cutOff: () => ws.close(TRY_AGAIN_LATER, "Too far behind: connect again with your cursor"),
       };

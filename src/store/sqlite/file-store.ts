@@ -4,7 +4,15 @@ import type { ListLimits } from "../../config.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
 import { type NewTask, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
-import type { AppendResult, IdempotencyKey, TaskStore } from "../store.ts";
+import type {
+  AppendResult,
+  IdempotencyKey,
+  IfMatch,
+  RemoveResult,
+  TaskPatch,
+  TaskStore,
+  UpdateResult,
+} from "../store.ts";
 import { type SqliteConnection, SqliteList } from "./sqlite-list.ts";
 
 /** A connection to a database file, which a Node, Bun or Deno server opens and may close. */
@@ -24,7 +32,7 @@ export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journa
 
 /**
  * The list in a SQLite database file. It must be the database's only writer: reads are served from
- * an {@link EncodedList} that follows each committed append, so a read never touches the database.
+ * an {@link EncodedList} that follows each committed write, so a read never touches the database.
  */
 export class SqliteFileStore implements TaskStore {
   readonly #list: SqliteList;
@@ -34,7 +42,7 @@ export class SqliteFileStore implements TaskStore {
   /** Opens the list in `db`, creating it if the database holds none, and loads it. */
   constructor(db: SqliteConnection) {
     this.#list = new SqliteList(db);
-    this.#encoded = new EncodedList(this.#list.instance, this.#list.tasks());
+    this.#encoded = new EncodedList(this.#list.instance, this.#list.stored());
   }
 
   read(): ListVersion {
@@ -49,12 +57,30 @@ export class SqliteFileStore implements TaskStore {
     if ("replayed" in appended) {
       return { outcome: "replayed", task: appended.replayed, json: taskJson(appended.replayed), usage };
     }
-    this.#encoded.push(appended.json, appended.task.id);
+    this.#encoded.push(appended.json, appended.task.id, this.#list.change);
     this.#changes.notify();
     return { outcome: "added", task: appended.task, json: appended.text, usage: this.#list.usage };
   }
 
-  nextChange(lastId: number, signal: AbortSignal): Promise<void> {
-    return this.#changes.wait(() => this.#list.lastId > lastId, signal);
+  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+    const { result, json } = this.#list.update(id, patch, limits, ifMatch);
+    if (json !== undefined) {
+      this.#encoded.replace(id, json, this.#list.change);
+      this.#changes.notify();
+    }
+    return result;
+  }
+
+  async remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+    const { result } = this.#list.remove(id, ifMatch);
+    if (result.outcome === "deleted") {
+      this.#encoded.remove(id, this.#list.change);
+      this.#changes.notify();
+    }
+    return result;
+  }
+
+  nextChange(change: number, signal: AbortSignal): Promise<void> {
+    return this.#changes.wait(() => this.#list.change > change, signal);
   }
 }

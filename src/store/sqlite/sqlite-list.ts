@@ -1,10 +1,18 @@
 // The list as tables of a SQLite database: the one format the file store and the Durable Object
-// share, with its schema, its upgrade of older lists, and each append in one transaction.
+// share, with its schema, its upgrade of older lists, and each write in one transaction.
 import type { ListLimits } from "../../config.ts";
-import { encodeTask } from "../../list/encoded-list.ts";
+import { encodeTask, type StoredList } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
-import type { IdempotencyKey } from "../store.ts";
+import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
+import {
+  type ChangeCounters,
+  removeRow,
+  type SqliteEdit,
+  storedList,
+  updateRow,
+  upgradeForChanges,
+} from "./sqlite-edits.ts";
 
 /** A value SQLite binds or returns that the list uses. */
 export type SqlValue = string | number | null;
@@ -62,7 +70,9 @@ const SCHEMA = [
 const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
 const TASK = "SELECT id, title_json, completed FROM tasks WHERE id = ?";
-const KNOWN_KEY = "SELECT fingerprint, task_id FROM idempotency_keys WHERE scope = ? AND key = ?";
+const STORED_TASKS =
+  "SELECT id, title_json, completed, COALESCE(created, id) AS created, COALESCE(changed, id) AS changed FROM tasks ORDER BY id";
+const KNOWN_KEY = "SELECT fingerprint, task_id, task_json FROM idempotency_keys WHERE scope = ? AND key = ?";
 const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
 /** Bytes of the tasks' JSON after an id, commas between them included, counted in SQL as the list encodes them. */
 const BYTES_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE id > ?`;
@@ -79,6 +89,7 @@ export class SqliteList {
   #bytes: number;
   #lastId: number;
   #keys: number;
+  readonly #counters: ChangeCounters;
 
   /**
    * Creates the schema and the initial tasks if the database holds no list yet, and counts the
@@ -87,27 +98,11 @@ export class SqliteList {
    */
   constructor(db: SqliteConnection) {
     this.#db = db;
-    const state = db.transaction(() => {
-      for (const statement of SCHEMA) db.query(statement);
-      let row = db.query("SELECT * FROM list")[0];
-      if (row !== undefined && !("json_bytes" in row)) {
-        db.query("ALTER TABLE list ADD COLUMN json_bytes INTEGER");
-        row = db.query("SELECT * FROM list")[0];
-      }
-      if (row === undefined) return createList(db);
-      const instance = row.instance;
-      const tasks = row.task_count;
-      if (typeof instance !== "string" || typeof tasks !== "number") {
-        throw new Error(`The list table holds a row that is not a list: ${JSON.stringify(row)}`);
-      }
-      if (typeof row.json_bytes === "number") return { instance, tasks, bytes: row.json_bytes };
-      const bytes = countBytes(db);
-      db.query("UPDATE list SET json_bytes = ?", bytes);
-      return { instance, tasks, bytes };
-    });
+    const state = db.transaction(() => ({ ...openList(db), counters: upgradeForChanges(db) }));
     this.instance = state.instance;
     this.#tasks = state.tasks;
     this.#bytes = state.bytes;
+    this.#counters = state.counters;
     this.#lastId = Number(db.query("SELECT COALESCE(MAX(id), 0) AS id FROM tasks")[0]?.id ?? 0);
     this.#keys = Number(db.query("SELECT COUNT(*) AS keys FROM idempotency_keys")[0]?.keys ?? 0);
   }
@@ -121,14 +116,34 @@ export class SqliteList {
     return this.#lastId;
   }
 
-  /** Changes whenever the list changes, and is the same for the same list in every process. */
-  get version(): string {
-    return `${this.instance}-${this.#tasks}`;
+  /** The number of the list's last change. */
+  get change(): number {
+    return this.#counters.change;
   }
 
-  /** Every task, in list order. */
-  *tasks(): Iterable<Task> {
-    for (const row of this.#db.iterate(ALL_TASKS)) yield toTask(row);
+  /** The list as the tables hold it, for a copy in memory: its tasks with their change numbers, and its deletions. */
+  stored(): StoredList {
+    return storedList(this.#db, this.#counters, STORED_TASKS, toTask);
+  }
+
+  /** Applies `patch` to task `id` in one transaction with its checks (see `TaskStore.update`). */
+  update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch: IfMatch): SqliteEdit<UpdateResult> {
+    return this.#applied(updateRow(this.#editContext(), id, patch, limits, ifMatch));
+  }
+
+  /** Deletes task `id` in one transaction with its checks (see `TaskStore.remove`). */
+  remove(id: number, ifMatch: IfMatch): SqliteEdit<RemoveResult> {
+    return this.#applied(removeRow(this.#editContext(), id, ifMatch, this.#lastId));
+  }
+
+  #editContext() {
+    return { db: this.#db, instance: this.instance, usage: this.usage, counters: this.#counters };
+  }
+
+  #applied<R extends { usage: ListUsage }>(edit: SqliteEdit<R>): SqliteEdit<R> {
+    ({ tasks: this.#tasks, bytes: this.#bytes } = edit.result.usage);
+    this.#lastId = edit.lastId ?? this.#lastId;
+    return edit;
   }
 
   /**
@@ -141,6 +156,8 @@ export class SqliteList {
       const known = this.#db.query(KNOWN_KEY, key.scope, key.key)[0];
       if (known !== undefined) {
         if (known.fingerprint !== key.fingerprint) return { keyReused: true };
+        // The task as first answered, even when it was edited or deleted since.
+        if (typeof known.task_json === "string") return { replayed: JSON.parse(known.task_json) as Task };
         const kept = this.#db.query(TASK, Number(known.task_id))[0];
         // A task changed by hand away takes its key with it: the request is new again.
         if (kept !== undefined) return { replayed: toTask(kept) };
@@ -148,28 +165,37 @@ export class SqliteList {
         this.#keys -= 1;
       }
     }
-    const created: Task = { id: this.#lastId + 1, title: task.title, completed: task.completed };
+    const created: Task = { id: this.#counters.highestId + 1, title: task.title, completed: task.completed };
     const text = taskJson(created);
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
     const added = json.byteLength + (this.#tasks > 0 ? 1 : 0);
     const full = limitReached(this.usage, added, limits);
     if (full !== undefined) return { full };
     const forget = key === undefined ? 0 : Math.max(this.#keys + 1 - limits.maxKeys, 0);
+    const change = this.#counters.change + 1;
     this.#db.transaction(() => {
       this.#db.query(
-        "INSERT INTO tasks (id, title_json, completed) VALUES (?, ?, ?)",
+        "INSERT INTO tasks (id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?)",
         created.id,
         JSON.stringify(created.title),
         Number(created.completed),
+        change,
+        change,
       );
-      this.#db.query("UPDATE list SET json_bytes = json_bytes + ?", added);
+      this.#db.query(
+        "UPDATE list SET json_bytes = json_bytes + ?, change_number = ?, highest_id = ?",
+        added,
+        change,
+        created.id,
+      );
       if (key === undefined) return;
       this.#db.query(
-        "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id) VALUES (?, ?, ?, ?)",
+        "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id, task_json) VALUES (?, ?, ?, ?, ?)",
         key.scope,
         key.key,
         key.fingerprint,
         created.id,
+        text,
       );
       if (forget > 0) {
         this.#db.query(
@@ -181,6 +207,8 @@ export class SqliteList {
     this.#tasks += 1;
     this.#bytes += added;
     this.#lastId = created.id;
+    this.#counters.change = change;
+    this.#counters.highestId = created.id;
     if (key !== undefined) this.#keys += 1 - forget;
     return { task: created, text, json };
   }
@@ -212,6 +240,26 @@ export class SqliteList {
     }
     return { json, lengths: parts.map((part) => part.byteLength) };
   }
+}
+
+/** Creates the schema and the list if the database holds none, and reads the list's row. Runs in the opening transaction. */
+function openList(db: SqliteConnection): { instance: string; tasks: number; bytes: number } {
+  for (const statement of SCHEMA) db.query(statement);
+  let row = db.query("SELECT * FROM list")[0];
+  if (row !== undefined && !("json_bytes" in row)) {
+    db.query("ALTER TABLE list ADD COLUMN json_bytes INTEGER");
+    row = db.query("SELECT * FROM list")[0];
+  }
+  if (row === undefined) return createList(db);
+  const instance = row.instance;
+  const tasks = row.task_count;
+  if (typeof instance !== "string" || typeof tasks !== "number") {
+    throw new Error(`The list table holds a row that is not a list: ${JSON.stringify(row)}`);
+  }
+  if (typeof row.json_bytes === "number") return { instance, tasks, bytes: row.json_bytes };
+  const bytes = countBytes(db);
+  db.query("UPDATE list SET json_bytes = ?", bytes);
+  return { instance, tasks, bytes };
 }
 
 function createList(db: SqliteConnection): { instance: string; tasks: number; bytes: number } {
