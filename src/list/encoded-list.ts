@@ -31,6 +31,14 @@ export interface StoredList {
   readonly forgotten: number;
 }
 
+/** A change another copy of the list made: a task as it now is, or its deletion (no `json`). */
+export interface CopiedChange {
+  readonly id: number;
+  readonly change: number;
+  readonly created: number;
+  readonly json?: Uint8Array;
+}
+
 /** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
 export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
   return encoder.encode(taskJson(task)) as Uint8Array<ArrayBuffer>;
@@ -157,6 +165,39 @@ export class EncodedList {
 
   /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */
   replace(id: number, json: Uint8Array, change = this.#change + 1): boolean {
+    if (!this.#replaced(id, json, change)) return false;
+    this.#recorded(change, id, false, true);
+    return true;
+  }
+
+  /** Deletes task `id` by change `change` (the next one when not given); false when there is no such task. */
+  remove(id: number, change = this.#change + 1): boolean {
+    if (!this.#removed(id, change)) return false;
+    this.#recorded(change, id, true, true);
+    return true;
+  }
+
+  /**
+   * Applies the changes another copy of the list made after this one's last change, given in
+   * change order with each task's last change only, and its counters. False when a new task comes
+   * before one the list holds: this copy was not the list as it was, and must start again.
+   */
+  copy(changes: readonly CopiedChange[], highestId: number): boolean {
+    const fresh = changes.filter((change) => change.change > this.#change);
+    const added: CopiedChange[] = [];
+    for (const entry of fresh) {
+      if (entry.json === undefined) this.#removed(entry.id, entry.change);
+      else if (!this.#replaced(entry.id, entry.json, entry.change)) added.push(entry);
+    }
+    added.sort((a, b) => a.id - b.id);
+    if ((added[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
+    for (const { id, json, created, change } of added) this.#append(json ?? new Uint8Array(), id, created, change);
+    for (const { id, json, change } of fresh) this.#recorded(change, id, json === undefined, true);
+    this.#highestId = Math.max(this.#highestId, highestId);
+    return true;
+  }
+
+  #replaced(id: number, json: Uint8Array, change: number): boolean {
     const found = this.#locate(id);
     if (found === undefined) return false;
     const [chunk, index] = found;
@@ -165,12 +206,11 @@ export class EncodedList {
       (index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength) - (view.starts[index] ?? 0);
     this.#chunks[chunk] = changedChunk(view, index, json, change, 0);
     this.#bytes += json.byteLength - old;
-    this.#recorded(change, id, false, true);
+    this.#current = undefined;
     return true;
   }
 
-  /** Deletes task `id` by change `change` (the next one when not given); false when there is no such task. */
-  remove(id: number, change = this.#change + 1): boolean {
+  #removed(id: number, change: number): boolean {
     const found = this.#locate(id);
     if (found === undefined) return false;
     const [chunk, index] = found;
@@ -180,7 +220,7 @@ export class EncodedList {
     this.#tasks -= 1;
     if (kept.count === 0) this.#chunks.splice(chunk, 1);
     else this.#chunks[chunk] = kept;
-    this.#recorded(change, id, true, true);
+    this.#current = undefined;
     return true;
   }
 

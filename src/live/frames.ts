@@ -1,9 +1,9 @@
 // Each event as a subscriber receives it: a Server-Sent Event, or the text of a WebSocket message.
 // A new change goes to every subscriber at once, so its frame is made once and shared.
 import type { ListEvent } from "../list/encoded-list.ts";
+import { eventText } from "../list/event-text.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const EVENT_SUFFIX = encoder.encode("\n\n");
 /** Frames kept for sharing: enough for the changes of a burst; older ones are made again if asked. */
 const SHARED_FRAMES = 256;
@@ -12,8 +12,6 @@ const SHARED_FRAMES = 256;
 export const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
 /** The SSE event that tells a subscriber to drop what it holds: the whole list follows. It has no id. */
 export const RESET_EVENT = encoder.encode("event: reset\ndata: {}\n\n");
-/** The WebSocket message that tells a subscriber to drop what it holds. */
-export const RESET_TEXT = '{"event":"reset","data":{}}';
 
 /** A frame made for one event, and what it was made from, which tells whether an event is the same. */
 interface Made<T> {
@@ -40,12 +38,7 @@ export class TaskFrames {
 
   /** The event as the text of a WebSocket message: `{"id":<change number>,"event":...,"data":...}`. */
   text(event: ListEvent, share: boolean): string {
-    return this.#made(
-      this.#texts,
-      event,
-      share,
-      () => `{"id":${event.change},"event":"${event.event}","data":${decoder.decode(event.json)}}`,
-    );
+    return this.#made(this.#texts, event, share, () => eventText(event));
   }
 
   /** A frame of `event`, the shared one when it was made from the same change, else a new one (kept when `share`). */

@@ -1,9 +1,10 @@
 // WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
+import { RESET_TEXT } from "../list/event-text.ts";
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
-import { RESET_TEXT, type TaskFrames } from "./frames.ts";
+import type { TaskFrames } from "./frames.ts";
 
 /** Bytes a socket holds unsent before the feed waits for the subscriber to read. */
 const SOCKET_MARK_BYTES = 64 * 1024;

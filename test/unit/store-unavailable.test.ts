@@ -88,7 +88,15 @@ describe("a Durable Object the Worker cannot reach", () => {
   const failingObject = (error: Error): ListObjectNamespace => {
     const fail = () => Promise.reject(error);
     return {
-      getByName: () => ({ changes: fail, append: fail, nextChange: fail, stopWaiting: fail, fetch: fail }),
+      getByName: () => ({
+        changes: fail,
+        append: fail,
+        update: fail,
+        remove: fail,
+        nextChange: fail,
+        stopWaiting: fail,
+        fetch: fail,
+      }),
     };
   };
   const rpcError = (message: string, flags: { retryable?: boolean; overloaded?: boolean }) =>

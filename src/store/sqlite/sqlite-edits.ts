@@ -41,6 +41,9 @@ export function upgradeForChanges(db: SqliteConnection): ChangeCounters {
     if (!columns.includes(column)) db.query(sql);
   }
   db.query(DELETIONS);
+  // Tasks of a list made before tasks could change were created, and last changed, by their id.
+  db.query("UPDATE tasks SET created = id, changed = id WHERE changed IS NULL");
+  db.query("CREATE INDEX IF NOT EXISTS tasks_by_change ON tasks (changed)");
   const row = db.query(
     "SELECT change_number, highest_id, forgotten, (SELECT COALESCE(MAX(id), 0) FROM tasks) AS max_id, (SELECT COUNT(*) FROM deletions) AS tombstones FROM list",
   )[0];
@@ -98,7 +101,7 @@ export interface SqliteEdit<R> {
   readonly lastId?: number;
 }
 
-const TASK = "SELECT id, title_json, completed, COALESCE(changed, id) AS changed FROM tasks WHERE id = ?";
+const TASK = "SELECT id, title_json, completed, changed FROM tasks WHERE id = ?";
 
 /** Task `id` as it is and its version, or why there is none, or the If-Match it fails. */
 function current(

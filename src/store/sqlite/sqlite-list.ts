@@ -4,7 +4,9 @@ import type { ListLimits } from "../../config.ts";
 import { encodeTask, type StoredList } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
+import type { ListChanges } from "../mirror.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
+import { changesSince } from "./sqlite-changes.ts";
 import {
   type ChangeCounters,
   removeRow,
@@ -28,12 +30,6 @@ export interface SqliteConnection {
   iterate(sql: string, ...params: SqlValue[]): Iterable<Record<string, unknown>>;
   /** Runs `work` in one transaction: everything it wrote commits, or nothing does if it throws. */
   transaction<T>(work: () => T): T;
-}
-
-/** Tasks that follow a given id, as the list's JSON shows them: each task's JSON, joined by commas, and each one's length. */
-export interface TasksAfter {
-  readonly json: Uint8Array<ArrayBuffer>;
-  readonly lengths: number[];
 }
 
 /** What a successful {@link SqliteList.append} added: the task, and its JSON as text and as UTF-8. */
@@ -70,12 +66,10 @@ const SCHEMA = [
 const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
 const TASK = "SELECT id, title_json, completed FROM tasks WHERE id = ?";
-const STORED_TASKS =
-  "SELECT id, title_json, completed, COALESCE(created, id) AS created, COALESCE(changed, id) AS changed FROM tasks ORDER BY id";
+const STORED_TASKS = "SELECT id, title_json, completed, created, changed FROM tasks ORDER BY id";
 const KNOWN_KEY = "SELECT fingerprint, task_id, task_json FROM idempotency_keys WHERE scope = ? AND key = ?";
-const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
-/** Bytes of the tasks' JSON after an id, commas between them included, counted in SQL as the list encodes them. */
-const BYTES_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE id > ?`;
+/** Bytes of the JSON of the tasks changed after a change number, commas between them included, counted in SQL as the list encodes them. */
+const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
 
 /**
  * The list as tables in a SQLite database, of which this object must be the only writer: it keeps
@@ -98,7 +92,13 @@ export class SqliteList {
    */
   constructor(db: SqliteConnection) {
     this.#db = db;
-    const state = db.transaction(() => ({ ...openList(db), counters: upgradeForChanges(db) }));
+    const state = db.transaction(() => {
+      const list = openList(db);
+      const counters = upgradeForChanges(db);
+      // Bringing the tasks' change numbers up to date touched rows, which forgets the byte count.
+      db.query("UPDATE list SET json_bytes = ?", list.bytes);
+      return { ...list, counters };
+    });
     this.instance = state.instance;
     this.#tasks = state.tasks;
     this.#bytes = state.bytes;
@@ -124,6 +124,11 @@ export class SqliteList {
   /** The list as the tables hold it, for a copy in memory: its tasks with their change numbers, and its deletions. */
   stored(): StoredList {
     return storedList(this.#db, this.#counters, STORED_TASKS, toTask);
+  }
+
+  /** What changed after change `after` of list `instance`, up to about `maxBytes` (see `ChangesSince`). */
+  changesSince(instance: string | undefined, after: number, maxBytes: number): ListChanges {
+    return changesSince(this.#db, this.instance, this.#counters, instance === this.instance ? after : 0, maxBytes);
   }
 
   /** Applies `patch` to task `id` in one transaction with its checks (see `TaskStore.update`). */
@@ -213,32 +218,9 @@ export class SqliteList {
     return { task: created, text, json };
   }
 
-  /** Bytes of the JSON of the tasks after id `afterId`, the commas between them included. */
-  bytesAfter(afterId: number): number {
-    return Number(this.#db.query(BYTES_AFTER, afterId)[0]?.bytes ?? 0);
-  }
-
-  /**
-   * The tasks after id `afterId`, in order, stopping at the first that brings their JSON to
-   * `maxBytes` or more: at least one task whenever there is one, so a caller always moves on.
-   */
-  tasksAfter(afterId: number, maxBytes: number): TasksAfter {
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (const row of this.#db.iterate(TASKS_AFTER, afterId)) {
-      const json = encodeTask(toTask(row));
-      size += json.byteLength + (parts.length > 0 ? 1 : 0);
-      parts.push(json);
-      if (size >= maxBytes) break;
-    }
-    const json = new Uint8Array(size);
-    let offset = 0;
-    for (const part of parts) {
-      if (offset > 0) json[offset++] = 0x2c;
-      json.set(part, offset);
-      offset += part.byteLength;
-    }
-    return { json, lengths: parts.map((part) => part.byteLength) };
+  /** Bytes of the JSON of the tasks whose last change is after change `change`, the commas between them included. */
+  bytesChangedAfter(change: number): number {
+    return Number(this.#db.query(BYTES_CHANGED_AFTER, change)[0]?.bytes ?? 0);
   }
 }
 
