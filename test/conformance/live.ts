@@ -156,7 +156,11 @@ export function liveCases(options: {
         try {
           const [reset] = await reader.take(1, "the reset");
           checkEqual(reset?.raw, "event: reset\ndata: {}", "the event for a cursor past the end");
-          checkEvents(await reader.take(list.tasks.length, "the whole list"), list.tasks, "the whole list after a reset");
+          checkEvents(
+            await reader.take(list.tasks.length, "the whole list"),
+            list.tasks,
+            "the whole list after a reset",
+          );
           const created = await createSome(client, 2, "After a reset");
           checkEvents(await reader.take(2, "the new tasks"), created, "the new tasks after a reset");
           await checkQuiet(reader, "after the new tasks");
@@ -228,11 +232,7 @@ function socketCases(): StatefulCase[] {
         const reader = new SocketReader(client.socket(`${EVENTS}?after=${last - 1}`));
         try {
           await reader.opened();
-          checkEqual(
-            await reader.take(1, "the backlog"),
-            list.tasks.slice(-1).map(taskMessage),
-            "backlog",
-          );
+          checkEqual(await reader.take(1, "the backlog"), list.tasks.slice(-1).map(taskMessage), "backlog");
           const created = await createSome(client, 3, "Over a socket");
           checkEqual(
             await reader.take(3, "the new tasks"),

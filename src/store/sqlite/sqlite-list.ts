@@ -1,7 +1,7 @@
 // The list as tables of a SQLite database: the one format the file store and the Durable Object
 // share, with its schema, its upgrade of older lists, and each write in one transaction.
 import type { ListLimits } from "../../config.ts";
-import { encodeTask, type StoredList } from "../../list/encoded-list.ts";
+import type { StoredList } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
 import type { ListChanges } from "../mirror.ts";
