@@ -138,15 +138,6 @@ export class EncodedList {
     return undefined;
   }
 
-  /** Adds tasks given as their JSON joined by commas, with the byte length of each. */
-  pushJoined(json: Uint8Array, lengths: readonly number[]): void {
-    let offset = 0;
-    for (const length of lengths) {
-      this.push(json.subarray(offset, offset + length));
-      offset += length + 1;
-    }
-  }
-
   /** The task whose id is `id`, with its change numbers, or undefined when the list does not hold it. */
   find(id: number): StoredTask | undefined {
     const found = this.#locate(id);
