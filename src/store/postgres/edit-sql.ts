@@ -40,11 +40,16 @@ export function changeUpgrades(s: string, schema: string): string {
   END IF;`;
 }
 
-/** The statements that call the edit functions. */
+/** The If-Match versions, sent as a JSON array (or null): the driver sends no arrays without its type lookup. */
+function versions(parameter: string): string {
+  return `(SELECT array_agg(v) FROM jsonb_array_elements_text(${parameter}::text::jsonb) AS v)`;
+}
+
+/** The statements that call the edit functions; their If-Match parameter is a JSON array of versions, or null. */
 export function editStatements(s: string): { readonly update: string; readonly remove: string } {
   return {
-    update: `SELECT * FROM ${s}.update_task_${EDITS_VERSION}($1, $2, $3, $4::text[], $5, $6)`,
-    remove: `SELECT * FROM ${s}.remove_task_${EDITS_VERSION}($1, $2::text[], $3)`,
+    update: `SELECT * FROM ${s}.update_task_${EDITS_VERSION}($1, $2, $3, ${versions("$4")}, $5, $6)`,
+    remove: `SELECT * FROM ${s}.remove_task_${EDITS_VERSION}($1, ${versions("$2")}, $3)`,
   };
 }
 

@@ -1,6 +1,6 @@
 // The list in a PostgreSQL schema, shared by every process and isolate that uses the schema: its
 // SQL, its copy in this process, and how a reader hears of tasks other processes add.
-import type { ParameterOrJSON, Sql } from "postgres";
+import type { Sql } from "postgres";
 import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import { encodeTask, type ListVersion } from "../../list/encoded-list.ts";
@@ -163,9 +163,10 @@ export class PostgresStore implements TaskStore {
 
   update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
     const titleJson = patch.title === undefined ? null : JSON.stringify(patch.title);
-    const parameters = [id, titleJson, patch.completed ?? null, ifMatch ?? null, limits.maxBytes, this.#schema];
+    const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
+    const parameters = [id, titleJson, patch.completed ?? null, versions, limits.maxBytes, this.#schema];
     return this.#run(async (sql) => {
-      const [row] = await sql.unsafe(this.#sql.update, parameters as ParameterOrJSON<never>[], PREPARED);
+      const [row] = await sql.unsafe(this.#sql.update, parameters, PREPARED);
       if (row === undefined) throw new MissingList("The list's row is missing");
       this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
       const outcome = String(row.outcome) as UpdateResult["outcome"];
@@ -180,7 +181,8 @@ export class PostgresStore implements TaskStore {
 
   remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
     return this.#run(async (sql) => {
-      const parameters = [id, ifMatch ?? null, this.#schema] as ParameterOrJSON<never>[];
+      const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
+      const parameters = [id, versions, this.#schema];
       const [row] = await sql.unsafe(this.#sql.remove, parameters, PREPARED);
       if (row === undefined) throw new MissingList("The list's row is missing");
       this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
