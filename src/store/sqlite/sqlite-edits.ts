@@ -45,11 +45,12 @@ export function upgradeForChanges(db: SqliteConnection): ChangeCounters {
   db.query("UPDATE tasks SET created = id, changed = id WHERE changed IS NULL");
   db.query("CREATE INDEX IF NOT EXISTS tasks_by_change ON tasks (changed)");
   const row = db.query(
-    "SELECT change_number, highest_id, forgotten, (SELECT COALESCE(MAX(id), 0) FROM tasks) AS max_id, (SELECT COUNT(*) FROM deletions) AS tombstones FROM list",
+    "SELECT change_number, highest_id, forgotten, (SELECT COALESCE(MAX(id), 0) FROM tasks) AS max_id, (SELECT COALESCE(MAX(changed), 0) FROM tasks) AS max_changed, (SELECT COUNT(*) FROM deletions) AS tombstones FROM list",
   )[0];
   const maxId = Number(row?.max_id ?? 0);
+  // Tasks added by hand took their id as their change number, which may pass the list's.
   const counters = {
-    change: row?.change_number == null ? maxId : Number(row.change_number),
+    change: Math.max(row?.change_number == null ? maxId : Number(row.change_number), Number(row?.max_changed ?? 0)),
     highestId: Math.max(row?.highest_id == null ? maxId : Number(row.highest_id), maxId),
     forgotten: Number(row?.forgotten ?? 0),
     tombstones: Number(row?.tombstones ?? 0),
