@@ -233,13 +233,13 @@ export class PostgresStore implements TaskStore {
 }
 
 /**
- * SQLSTATE 42P01 (no such table), 3F000 (no such schema) and 42883 (no such function): the list,
- * or a part of it a newer version added, has not been made in this schema yet.
+ * SQLSTATE 42P01 (no such table), 3F000 (no such schema), 42883 (no such function) and 42703 (no
+ * such column): the list, or a part of it a newer version added, has not been made in this schema yet.
  */
 function isMissingList(error: unknown): boolean {
   return (
     error instanceof MissingList ||
-    (isPostgresError(error) && (error.code === "42P01" || error.code === "3F000" || error.code === "42883"))
+    (isPostgresError(error) && ["42P01", "3F000", "42883", "42703"].includes(error.code))
   );
 }
 
