@@ -2,6 +2,7 @@ import postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
@@ -107,5 +108,36 @@ describe("tasks that change, on a PostgreSQL list shared by two processes", () =
       outcome: "replayed",
       json: (added as { json: string }).json,
     });
+  });
+});
+
+describe("a PostgreSQL list made before tasks could change", () => {
+  test("is brought up to date when opened: each task's change number is its id, and it can be edited and deleted", async () => {
+    await asOperator(url, (sql) =>
+      sql.unsafe(`
+        CREATE SCHEMA changes_legacy;
+        CREATE TABLE changes_legacy.tasks (id integer PRIMARY KEY, title_json text NOT NULL, completed boolean NOT NULL);
+        CREATE TABLE changes_legacy.list (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+          instance text NOT NULL, task_count integer NOT NULL, last_id integer NOT NULL, json_bytes bigint NOT NULL);
+        CREATE TABLE changes_legacy.idempotency_keys (seq bigserial PRIMARY KEY, scope text NOT NULL, key text NOT NULL,
+          fingerprint text NOT NULL, task_id integer, UNIQUE (scope, key));
+        INSERT INTO changes_legacy.tasks VALUES (1, '"one"', false), (2, '"two"', true), (4, '"four"', false);
+        INSERT INTO changes_legacy.list (instance, task_count, last_id, json_bytes) VALUES ('legacy', 3, 4, 124);
+      `),
+    );
+    const store = await storeOn("changes_legacy");
+    const list = await store.read();
+    expect(list.version).toBe("legacy-4");
+    expect(list.task(3)).toEqual({ outcome: "gone" });
+    expect(list.task(4)).toMatchObject({ outcome: "found", version: "legacy-4-4" });
+    expect(await store.update(4, { completed: true }, LIMITS)).toMatchObject({
+      outcome: "updated",
+      version: "legacy-4-5",
+    });
+    expect(await store.remove(1)).toMatchObject({ outcome: "deleted" });
+    expect(await store.append({ title: "five", completed: false }, LIMITS)).toMatchObject({ task: { id: 5 } });
+    expect(body(await store.read())).toBe(
+      '[{"id":2,"title":"two","completed":true},{"id":4,"title":"four","completed":true},{"id":5,"title":"five","completed":false}]',
+    );
   });
 });
