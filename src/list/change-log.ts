@@ -44,20 +44,11 @@ export class ChangeLog {
     for (const entry of entries) this.#push(entry.change, entry.id, entry.deleted);
   }
 
-  /** Deletions remembered. */
-  get tombstones(): number {
-    return this.#tombstones.length - this.#first;
-  }
-
-  get forgotten(): number {
-    return this.#forgotten;
-  }
-
   /** Records a change; `replaces` when the task had an entry already, which is now stale. */
   record(change: number, id: number, deleted: boolean, replaces: boolean): void {
     if (replaces) this.#stale += 1;
     this.#push(change, id, deleted);
-    while (this.tombstones > MAX_TOMBSTONES) {
+    while (this.#tombstones.length - this.#first > MAX_TOMBSTONES) {
       this.#forgotten = this.#tombstones[this.#first] ?? this.#forgotten;
       this.#first += 1;
       this.#stale += 1;
