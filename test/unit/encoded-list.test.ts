@@ -164,3 +164,21 @@ test("edits and deletions in a long list touch one chunk each: versions handed o
   }
   expect(`[${[...fromMiddle.values()].join(",")}]`).toBe(JSON.stringify(expected));
 });
+
+test("remembers the last 10,000 deletions: a cursor older than one it forgot is reset, a later one is not", () => {
+  const list = new EncodedList("a");
+  for (let id = 1; id <= 10_100; id++) push(list, task(id, `t${id}`));
+  for (let id = 1; id <= 10_050; id++) list.remove(id);
+  const version = list.read();
+  // Deletion n was change 10,100 + n: the first 50 are forgotten.
+  expect(version.eventsAfter(10_149).reset).toBe(true);
+  const { reset, events } = version.eventsAfter(10_150);
+  expect(reset).toBe(false);
+  const all = [...events];
+  expect(all).toHaveLength(10_000);
+  expect(all[0]).toMatchObject({ event: "delete", id: 51, change: 10_151 });
+  expect(version.eventsAfter(0).reset).toBe(false);
+  expect([...version.eventsAfter(0).events].map((event) => event.id)).toEqual(
+    Array.from({ length: 50 }, (_, i) => 10_051 + i),
+  );
+});
