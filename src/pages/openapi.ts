@@ -1,9 +1,11 @@
 // The OpenAPI 3.1 document of the contract, for one configuration: its paths, each built by a
 // small function, and the parts they share. Messages come from messages.ts, as the answers' do.
 import type { AppConfig } from "../config.ts";
+import { BODY_SILENCE_MS } from "../http/request-body.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import {
   badCursor,
+  bodyStalled,
   bodyTooLarge,
   fullOfBytes,
   fullOfTasks,
@@ -149,6 +151,10 @@ function taskOperations(config: AppConfig): Json {
         "400": errorResponse(
           "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type",
           MISSING_FIELD,
+        ),
+        "408": errorResponse(
+          `No byte of the body came for ${BODY_SILENCE_MS / 1000} s`,
+          bodyStalled(BODY_SILENCE_MS / 1000),
         ),
         "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
         "415": errorResponse("Content-Type is present and not JSON", NOT_JSON_TYPE),
