@@ -23,9 +23,9 @@ const { app, listen, stop } = await createServerApp(process.env, openNodeSqlite,
 // The server hands WebSocket upgrades to ws, which the app's upgrades then take. ws types its
 // options `noServer?: boolean | undefined`, which this project's exact optional types tell apart.
 const websocket = { server: new WebSocketServer({ noServer: true }) as WebSocketServerLike };
-// Node's own time limits, as tight as Bun's: the headers within 10 s (looked at every second rather
-// than every 30), an idle keep-alive closed after 5 s. A body that stops arriving is refused by the
-// app after 10 s of silence (BODY_SILENCE_MS); an event stream is a response, never cut by these.
+// Node's own time limits: the headers within 10 s, as on Bun (looked at every second rather than
+// every 30), an idle keep-alive closed after 5 s. A body that stops arriving is refused by the app
+// after 10 s of silence (BODY_SILENCE_MS); an event stream is an answer, never cut by these.
 const serverOptions = { headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
 const server = serve(
   { fetch: app.fetch, port: listen.port, hostname: listen.host, websocket, serverOptions },
