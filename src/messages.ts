@@ -28,6 +28,11 @@ export function bodyTooLarge(maxBodyBytes: number): string {
   return `Request body must be at most ${maxBodyBytes} bytes`;
 }
 
+/** The 408 for a body that went `seconds` without a byte before it was complete. */
+export function bodyStalled(seconds: number): string {
+  return `Request body stopped arriving: send the whole body without a pause of ${seconds} seconds`;
+}
+
 /** The 507 for a list that holds MAX_TASKS tasks. */
 export function fullOfTasks(maxTasks: number): string {
   return `Task list is full: it holds the maximum of ${maxTasks} tasks`;

@@ -23,9 +23,16 @@ const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, 
 // The server hands WebSocket upgrades to ws, which the app's upgrades then take. ws types its
 // options `noServer?: boolean | undefined`, which this project's exact optional types tell apart.
 const websocket = { server: new WebSocketServer({ noServer: true }) as WebSocketServerLike };
-const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, websocket }, (info) => {
-  console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
-});
+// Node's own time limits: the headers within 10 s, as on Bun (looked at every second rather than
+// every 30), an idle keep-alive closed after 5 s. A body that stops arriving is refused by the app
+// after 10 s of silence (BODY_SILENCE_MS); an event stream is an answer, never cut by these.
+const serverOptions = { headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+const server = serve(
+  { fetch: app.fetch, port: listen.port, hostname: listen.host, websocket, serverOptions },
+  (info) => {
+    console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     await stop(

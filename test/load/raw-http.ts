@@ -51,6 +51,11 @@ export class RawConnection {
     return this.#received;
   }
 
+  /** Whether the connection has closed, from either end. */
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
   /** Resolves with the first complete response, or undefined if the server closed without one. */
   async response(): Promise<RawResponse | undefined> {
     for (;;) {
