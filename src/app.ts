@@ -23,11 +23,8 @@ import { type LogSink, logEvent, requestLogger } from "./http/request-log.ts";
 import type { ListVersion } from "./list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "./list/limits.ts";
 import { parseCursor } from "./live/cursor.ts";
-import { eventStream } from "./live/event-stream.ts";
-import { TaskFrames } from "./live/frames.ts";
-import { socketFeed } from "./live/socket-feed.ts";
-import { Subscribers } from "./live/subscribers.ts";
-import { fullOfBytes, fullOfTasks, KEY_REUSED, NOT_FOUND, STOPPING, TOO_MANY_SUBSCRIBERS } from "./messages.ts";
+import { subscription } from "./live/subscribe.ts";
+import { fullOfBytes, fullOfTasks, KEY_REUSED, NOT_FOUND } from "./messages.ts";
 import { homePage } from "./pages/home.ts";
 import { openApiDocument } from "./pages/openapi.ts";
 import type { TaskStore } from "./store/store.ts";
@@ -37,7 +34,6 @@ export const TASK_PATHS = ["/tasks", "/index.php"];
 /** Where the list's changes are followed: Server-Sent Events, or a WebSocket. */
 export const EVENTS_PATH = "/tasks/events";
 const DOCUMENT_PATH = "/openapi.json";
-const EVENT_STREAM_TYPE = "text/event-stream";
 const HTML_TYPE = "text/html; charset=utf-8";
 /** Methods in the order `Allow` lists them. */
 const METHOD_ORDER = ["GET", "HEAD", "POST"];
@@ -138,33 +134,12 @@ export function createApp({
     return list instanceof Promise ? list.then((read) => listAnswer(c, read, after)) : listAnswer(c, list, after);
   });
 
-  const frames = new TaskFrames();
-  const subscribers = new Subscribers(config.maxSubscribers);
-  route("GET", [EVENTS_PATH], [readCors, guards.read], (c) => {
-    // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
-    const cursor =
-      parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
-    const headers = { "Content-Type": EVENT_STREAM_TYPE, "Cache-Control": "no-cache" };
-    if (c.req.method === "HEAD") return answer(c, 200, null, headers);
-    if (closing?.aborted) throw apiError(503, STOPPING);
-    const socket = c.req.header("Upgrade")?.toLowerCase() === "websocket";
-    if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
-    const leave = subscribers.join();
-    if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
-    if (socket && upgradeWebSocket !== undefined) {
-      return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, leave)).catch((error: unknown) => {
-        leave();
-        throw error;
-      });
-    }
-    return answer(
-      c,
-      200,
-      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),
-      headers,
-      null,
-    );
-  });
+  route(
+    "GET",
+    [EVENTS_PATH],
+    [readCors, guards.read],
+    subscription({ store, maxSubscribers: config.maxSubscribers, closing, upgradeWebSocket, openSocket }),
+  );
 
   route("POST", TASK_PATHS, [withCors, guards.write], async (c) => {
     const key = idempotencyKeyOf(c);

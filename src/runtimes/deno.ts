@@ -1,7 +1,7 @@
 // The Deno entry: Deno.serve on PORT and HOST.
-import { upgradeWebSocket } from "hono/deno";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
+import { upgradeWebSocket } from "./deno-sockets.ts";
 import { createServerApp } from "./server.ts";
 
 const encoder = new TextEncoder();

@@ -1,10 +1,10 @@
 // The Node entry: @hono/node-server on PORT and HOST.
 
 import type { Server } from "node:http";
-import { type HttpBindings, serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
-import { WebSocketServer } from "ws";
+import { type HttpBindings, serve } from "@hono/node-server";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
+import { serveSockets, upgradeWebSocket } from "./node-sockets.ts";
 import { createServerApp } from "./server.ts";
 
 // Straight to the streams: a batch is one string already, and console would format it again.
@@ -20,12 +20,10 @@ const { app, listen, stop } = await createServerApp(process.env, openNodeSqlite,
   upgradeWebSocket,
 });
 
-// The server hands WebSocket upgrades to ws, which the app's upgrades then take. ws types its
-// options `noServer?: boolean | undefined`, which this project's exact optional types tell apart.
-const websocket = { server: new WebSocketServer({ noServer: true }) as WebSocketServerLike };
-const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, websocket }, (info) => {
+const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
 });
+serveSockets(server as Server, app.fetch);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     await stop(
