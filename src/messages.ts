@@ -58,11 +58,14 @@ export const STOPPING = "The server is stopping: connect again in a moment";
 export const TOO_MANY_SUBSCRIBERS = "Too many subscribers are following the list: try again in a moment";
 
 /** The 400 for a WebSocket handshake that lacks `header` as RFC 6455 asks for it. */
-export function badHandshake(header: "Connection" | "Sec-WebSocket-Version" | "Sec-WebSocket-Key"): string {
+export function badHandshake(
+  header: "Connection" | "Sec-WebSocket-Version" | "Sec-WebSocket-Key" | "Sec-WebSocket-Protocol",
+): string {
   const wanted = {
     Connection: "Connection must include upgrade",
     "Sec-WebSocket-Version": "Sec-WebSocket-Version must be 13",
     "Sec-WebSocket-Key": "Sec-WebSocket-Key must be 16 bytes in base64",
+    "Sec-WebSocket-Protocol": "Sec-WebSocket-Protocol must be a comma-separated list of tokens",
   }[header];
   return `${wanted} for a WebSocket: send a standard handshake, or no Upgrade header to get Server-Sent Events`;
 }

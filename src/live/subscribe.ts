@@ -15,6 +15,8 @@ import { Subscribers } from "./subscribers.ts";
 
 /** A Sec-WebSocket-Key: 16 bytes in base64. */
 const SOCKET_KEY = /^[A-Za-z0-9+/]{21}[AQgw]==$/;
+/** Sec-WebSocket-Protocol: a comma-separated list of HTTP tokens. */
+const PROTOCOLS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+)*$/;
 
 /** What the events route is built from; see the options of the same names in `createApp`. */
 export interface SubscriptionOptions {
@@ -80,6 +82,10 @@ function checkHandshake(c: Context<DutyEnv>): void {
   }
   if (!SOCKET_KEY.test(c.req.header("Sec-WebSocket-Key")?.trim() ?? "")) {
     throw apiError(400, badHandshake("Sec-WebSocket-Key"));
+  }
+  const protocols = c.req.header("Sec-WebSocket-Protocol");
+  if (protocols !== undefined && !PROTOCOLS.test(protocols.trim())) {
+    throw apiError(400, badHandshake("Sec-WebSocket-Protocol"));
   }
 }
 

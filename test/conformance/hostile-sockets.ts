@@ -114,6 +114,7 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
     { "Sec-WebSocket-Key": "short" },
     { Connection: undefined },
     { Connection: "keep-alive" },
+    { "Sec-WebSocket-Protocol": "two words" },
   ];
   // wrangler dev's local proxy makes a handshake of its own to the Worker, and answers the client
   // itself: text for what it refuses, 101 for what it lets through. Cloudflare's edge is not it.
