@@ -201,7 +201,10 @@ function eventOperations(config: AppConfig): Json {
           headers: streamHeaders,
           content: { "text/event-stream": { schema: { type: "string" } } },
         },
-        "400": errorResponse("The cursor is not a whole number of at most 15 digits", badCursor("after")),
+        "400": errorResponse(
+          "The cursor is not a whole number of at most 15 digits, or a WebSocket handshake lacks what RFC 6455 asks",
+          badCursor("after"),
+        ),
         "500": response("InternalError"),
         "503": {
           ...response("StoreUnavailable"),
