@@ -1,7 +1,7 @@
 // The Deno entry: Deno.serve on PORT and HOST.
-import { upgradeWebSocket } from "hono/deno";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { denoLogSink as logSink } from "./deno-log.ts";
+import { upgradeWebSocket } from "./deno-sockets.ts";
 import { startServerApp } from "./server.ts";
 
 // Deno copies a byte body into each Response it is given, and takes a string as it is.

@@ -46,6 +46,11 @@ export class RawConnection {
     });
   }
 
+  /** Whether the server has closed the connection (or it was dropped). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Everything received so far. */
   get received(): string {
     return this.#received;
