@@ -40,10 +40,11 @@ export function readBody(c: Context<DutyEnv>, limit: number): Promise<Uint8Array
 const WHOLE_READ_BYTES = 64 * 1024;
 
 function readWhole(request: Request, limit: number): Promise<Uint8Array> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, fail) => {
-    timer = setTimeout(() => fail(stalled()), BODY_SILENCE_MS);
+  let fail: (error: unknown) => void = () => {};
+  const deadline = new Promise<never>((_, reject) => {
+    fail = reject;
   });
+  const timer = setTimeout(() => fail(stalled()), BODY_SILENCE_MS);
   const whole = request.arrayBuffer().then((buffer) => {
     // Counted all the same: an in-process Request may lie about its length.
     if (buffer.byteLength > limit) throw tooLarge(limit);
