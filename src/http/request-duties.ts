@@ -3,7 +3,7 @@
 // than a chain of Hono middleware (request-id, secure-headers, logger, onError) because that chain
 // costs a small request a third of its time; Hono stays on its fastest path (one handler, no
 // promise unless the handler makes one). A new header for every answer goes in `answer`; a new
-// log field goes in request-log.ts; routes and their checks belong in app.ts.
+// log field goes in request-log.ts; routes and their checks belong in src/routes/.
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
@@ -171,8 +171,9 @@ export function answerError(error: Error, c: Context<DutyEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
-    // Every 503 says when to try again.
-    const extra: Record<string, string> = error.status === 503 ? { "Retry-After": "1" } : {};
+    // Every 503 says when to try again; a 408 leaves the rest of its body unread, so the connection ends.
+    const extra: Record<string, string> =
+      error.status === 503 ? { "Retry-After": "1" } : error.status === 408 ? { Connection: "close" } : {};
     return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }), extra);
   }
   if (error instanceof StoreUnavailableError) {

@@ -1,22 +1,27 @@
 // The Deno entry: Deno.serve on PORT and HOST.
-import { upgradeWebSocket } from "hono/deno";
-import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
-import { createServerApp } from "./server.ts";
+import { denoLogSink as logSink } from "./deno-log.ts";
+import { upgradeWebSocket } from "./deno-sockets.ts";
+import { startServerApp } from "./server.ts";
 
-const encoder = new TextEncoder();
-/** Writes all of `text` and a newline; Deno's `console` costs tens of MiB of heap under load. */
-const writeLine = (stream: typeof Deno.stdout) => (text: string) => {
-  const bytes = encoder.encode(`${text}\n`);
-  for (let written = 0; written < bytes.byteLength; ) written += stream.writeSync(bytes.subarray(written));
-};
-const logSink = batchedLogSink({ log: writeLine(Deno.stdout), error: writeLine(Deno.stderr) });
 // Deno copies a byte body into each Response it is given, and takes a string as it is.
-const { app, listen, stop } = await createServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
+const { app, listen, stop } = await startServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
   textBodies: true,
   upgradeWebSocket,
 });
 
+// Deno's shutdown cuts off a request body still arriving, so a stop first lets the answers in
+// flight finish; until then the server still takes connections, and a subscriber gets 503.
+const inFlight = new Set<Promise<Response>>();
+const answer = (request: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {
+  const response = app.fetch(request, info);
+  if (response instanceof Promise) {
+    inFlight.add(response);
+    const settled = () => inFlight.delete(response);
+    response.then(settled, settled);
+  }
+  return response;
+};
 const server = Deno.serve(
   {
     port: listen.port,
@@ -24,11 +29,14 @@ const server = Deno.serve(
     onListen: ({ port }) =>
       console.log(`Task list service (Deno ${Deno.version.deno}) listening on http://${listen.host}:${port}`),
   },
-  app.fetch,
+  answer,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
-    await stop(() => server.shutdown());
+    await stop(async () => {
+      await Promise.allSettled(inFlight);
+      await server.shutdown();
+    });
     logSink.flush();
     Deno.exit(0);
   });

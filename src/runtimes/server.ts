@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import { type AppOptions, createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
-import type { LogSink } from "../http/request-log.ts";
+import { ConfigError } from "../errors.ts";
+import { type LogSink, logEvent } from "../http/request-log.ts";
 import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
 
@@ -36,7 +37,12 @@ export async function createServerApp(
 ): Promise<ServerApp> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
-  const store = await openServerStore(env, { openSqlite });
+  // What a store says of itself (a SQLite file gone), at the levels LOG_LEVEL shows.
+  const log = (level: "error" | "info", message: string) => {
+    const shown = level === "error" ? config.logLevel !== "off" : ["info", "debug"].includes(config.logLevel);
+    if (shown) (level === "error" ? logSink.error : logSink.log).call(logSink, logEvent(level, message));
+  };
+  const store = await openServerStore(env, { openSqlite, log });
   const closing = new AbortController();
   const app = createApp({ store, config, logSink, closing: closing.signal, sha256, ...options });
   const stop = async (closeServer: () => Promise<unknown>) => {
@@ -49,6 +55,20 @@ export async function createServerApp(
     clearTimeout(timer);
   };
   return { app, listen, stop };
+}
+
+/**
+ * {@link createServerApp} for an entry: a setting that cannot be used ends the process with exit
+ * status 1 and its message as the one line on standard error, not as an uncaught error's stack.
+ */
+export async function startServerApp(...args: Parameters<typeof createServerApp>): Promise<ServerApp> {
+  try {
+    return await createServerApp(...args);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 /** SHA-256 in hex, at once: Node, Bun and Deno all have node:crypto, 20 times cheaper than Web Crypto's. */

@@ -6,12 +6,13 @@ import { DurableObjectStore, type ListObjectNamespace } from "./durable-object/d
 import { MemoryStore } from "./memory.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
-import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileStore } from "./sqlite/file-store.ts";
+import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileStore, type StoreLog } from "./sqlite/file-store.ts";
 import type { TaskStore } from "./store.ts";
 
-/** What a Node, Bun or Deno server offers the stores: its runtime's SQLite driver. */
+/** What a Node, Bun or Deno server offers the stores: its runtime's SQLite driver, and its log. */
 export interface ServerHost {
   readonly openSqlite: OpenSqliteFile;
+  readonly log?: StoreLog;
 }
 
 /** What a Worker offers the stores: its bindings, and a way to finish work after the answer. */
@@ -58,7 +59,7 @@ const KINDS = {
     settings: ["SQLITE_PATH"],
     keeps: (env) => `in ${JSON.stringify(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH)}`,
     notOnWorkers: { SQLITE_PATH: "set TASK_STORE=durable to keep the list in the Durable Object's SQLite" },
-    onServer: async (env, host) => openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host.openSqlite),
+    onServer: async (env, host) => openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host),
   },
   durable: {
     settings: [],
@@ -150,11 +151,11 @@ function chooseKind(env: EnvRecord, where: Where): KindName {
 }
 
 /** Opens the list in the SQLite file at `path`, or stops the start naming SQLITE_PATH and the cause. */
-function openSqliteStore(path: string, openSqlite: OpenSqliteFile): TaskStore {
+function openSqliteStore(path: string, host: ServerHost): TaskStore {
   let connection: SqliteFileConnection | undefined;
   try {
-    connection = openSqlite(path);
-    return new SqliteFileStore(connection);
+    connection = host.openSqlite(path);
+    return new SqliteFileStore(connection, host.log);
   } catch (error) {
     // Releases the file's lock, which a database that opened but could not hold the list would keep.
     connection?.close();

@@ -1,38 +1,47 @@
 // Idempotency-Keys a list in this process's memory remembers: each with the task it added, as it
-// was first answered, and a hash of what it asked for, the oldest forgotten first.
+// was first answered, and a hash of what it asked for, each write token's oldest forgotten first.
 import type { IdempotencyKey } from "./store.ts";
 
 /** What a remembered key says of a request that comes with it again. */
 export type KeyMatch = { readonly taskId: number; readonly json: string } | "another-task" | undefined;
 
-/** The keys of one list, bounded by the count the caller gives. */
+interface Remembered {
+  readonly fingerprint: string;
+  readonly taskId: number;
+  readonly json: string;
+}
+
+/**
+ * The keys of one list, bounded per scope (per write token) by the count the caller gives, so that
+ * one token's keys never push out another's.
+ */
 export class RememberedKeys {
-  /** By scope and key; a Map keeps insertion order, so its first entry is the oldest. */
-  readonly #keys = new Map<string, { readonly fingerprint: string; readonly taskId: number; readonly json: string }>();
+  /** By scope, then by key; a Map keeps insertion order, so a scope's first entry is its oldest. */
+  readonly #scopes = new Map<string, Map<string, Remembered>>();
 
   /** The task `key` added, "another-task" when it came with another task, or undefined when unknown. */
   match(key: IdempotencyKey): KeyMatch {
-    const known = this.#keys.get(id(key));
+    const known = this.#scopes.get(key.scope)?.get(key.key);
     if (known === undefined) return undefined;
     return known.fingerprint === key.fingerprint ? { taskId: known.taskId, json: known.json } : "another-task";
   }
 
-  /** Remembers that `key` added task `taskId`, answered as `json`, forgetting the oldest keys past `max`. */
+  /** Remembers that `key` added task `taskId`, answered as `json`, forgetting its scope's oldest keys past `max`. */
   remember(key: IdempotencyKey, taskId: number, max: number, json: string): void {
-    this.#keys.set(id(key), { fingerprint: key.fingerprint, taskId, json });
-    for (const oldest of this.#keys.keys()) {
-      if (this.#keys.size <= max) break;
-      this.#keys.delete(oldest);
+    let keys = this.#scopes.get(key.scope);
+    if (keys === undefined) {
+      keys = new Map();
+      this.#scopes.set(key.scope, keys);
+    }
+    keys.set(key.key, { fingerprint: key.fingerprint, taskId, json });
+    for (const oldest of keys.keys()) {
+      if (keys.size <= max) break;
+      keys.delete(oldest);
     }
   }
 
   /** Forgets `key`, whose task the list no longer holds. */
   forget(key: IdempotencyKey): void {
-    this.#keys.delete(id(key));
+    this.#scopes.get(key.scope)?.delete(key.key);
   }
-}
-
-/** Scope and key in one string; the scope is a hash of hex digits, so the separator is unambiguous. */
-function id(key: IdempotencyKey): string {
-  return `${key.scope} ${key.key}`;
 }

@@ -122,7 +122,36 @@ export function idempotencyCases(options: {
       ? []
       : [tokenKeysCase(options.tokens.write, options.otherWriteToken)]),
     ...(options.maxIdempotencyKeys === undefined ? [] : [forgottenKeysCase(options.maxIdempotencyKeys)]),
+    ...(options.otherWriteToken === undefined ||
+    options.tokens === undefined ||
+    options.maxIdempotencyKeys === undefined
+      ? []
+      : [tokenFloodCase(options.tokens.write, options.otherWriteToken, options.maxIdempotencyKeys)]),
   ];
+}
+
+/** MAX_IDEMPOTENCY_KEYS bounds each token's keys: one token's flood of keys never pushes out another's. */
+function tokenFloodCase(token: string, otherToken: string, max: number): StatefulCase {
+  return {
+    name: `a write token that sends more than MAX_IDEMPOTENCY_KEYS (${max}) keys forgets only its own: another token's key still replays`,
+    async run(client) {
+      const task = { title: "Kept through another token's flood", completed: false };
+      const key = newKey();
+      const mine = created(await client.send(keyedPost(task, key, token)), "the first token's POST");
+      const flood = Array.from({ length: max + 1 }, newKey);
+      for (const [i, other] of flood.entries()) {
+        created(
+          await client.send(keyedPost({ title: `Flood ${i}`, completed: false }, other, otherToken)),
+          `flood ${i}`,
+        );
+      }
+      const again = await client.send(keyedPost(task, key, token));
+      checkEqual(again.headers.get("idempotent-replayed"), "true", "the first token's POST again is a replay");
+      checkEqual(created(again, "the first token's POST again"), mine, "the first token's replayed task");
+      const oldest = await client.send(keyedPost({ title: "Flood 0", completed: false }, flood[0] ?? "", otherToken));
+      check(oldest.headers.get("idempotent-replayed") === null, "the flooding token's oldest key is forgotten");
+    },
+  };
 }
 
 /** With WRITE_TOKENS each token has keys of its own. */

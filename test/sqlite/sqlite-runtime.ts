@@ -8,6 +8,7 @@ import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "./durable-server.ts";
+import { describeFileGone } from "./file-gone.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
 
 /** The runtimes that keep the list in a SQLite file. */
@@ -38,6 +39,7 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   );
 
   describeKillMidLoad(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "killed.db")));
+  describeFileGone(runtime, dir);
 
   describeAlongside(`${runtime} server on a list made before MAX_LIST_BYTES existed`, () => {
     test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, answers 507, and logs a warning once`, async () => {

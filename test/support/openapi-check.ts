@@ -14,13 +14,15 @@ export interface Exchange {
 
 type Json = Record<string, unknown>;
 
-const OPENAPI_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+/** OpenAPI's methods, in the order the service's `Allow` lists them. */
+const OPENAPI_METHODS = ["get", "head", "post", "put", "patch", "delete", "options", "trace"];
 
 /**
  * Checks exchanges against an OpenAPI 3.1 document with a standard JSON Schema validator (Ajv,
- * draft 2020-12): the path, method and status must be documented, every required header present
- * and valid, the body exactly what the response's content says (none when it has no content), and
- * the request body of a successful operation valid against its schema. Returns the problems found.
+ * draft 2020-12): the path, method and status must be documented (a path the document does not
+ * list answers 404 with an Error, a method it does not list 405 with Allow naming those it does),
+ * every required header present and valid, the body exactly what the response's content says
+ * (none when it has no content), and the request body of a successful operation valid against its schema. Returns the problems found.
  */
 export function openApiChecker(document: Json): (exchange: Exchange) => string[] {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
@@ -89,19 +91,25 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
     };
 
     const pathPointer = `/paths/${escapePointer(exchange.path)}`;
-    if (nodeAt(pathPointer) === undefined) {
-      if (exchange.status === 404) checkResponse("/components/responses/NotFound");
-      else problems.push(`${where}: an undocumented path must answer 404`);
+    const pathItem = nodeAt(pathPointer);
+    if (pathItem === undefined) {
+      if (exchange.status !== 404) problems.push(`${where}: an undocumented path must answer 404`);
+      else checkError(exchange, where, problems, validate);
       return problems;
     }
     const method = exchange.method.toLowerCase();
-    if (!OPENAPI_METHODS.has(method)) {
-      if (exchange.status !== 405) problems.push(`${where}: a method OpenAPI cannot name must answer 405`);
-      return problems;
-    }
     const operationPointer = `${pathPointer}/${method}`;
-    if (nodeAt(operationPointer) === undefined) {
-      problems.push(`${where}: undocumented method`);
+    if (!OPENAPI_METHODS.includes(method) || nodeAt(operationPointer) === undefined) {
+      // The document says a method a path does not list answers 405, with Allow naming those it lists.
+      const allow = OPENAPI_METHODS.filter((each) => each !== "options" && each in pathItem)
+        .map((each) => each.toUpperCase())
+        .join(", ");
+      if (exchange.status !== 405) problems.push(`${where}: a method the path does not list must answer 405`);
+      else if (exchange.headers.get("Allow") !== allow) {
+        problems.push(
+          `${where}: Allow ${JSON.stringify(exchange.headers.get("Allow"))} is not the documented ${allow}`,
+        );
+      } else if (exchange.body !== "") problems.push(`${where}: a 405 has a body`);
       return problems;
     }
     const statusPointer = `${operationPointer}/responses/${exchange.status}`;
@@ -117,6 +125,28 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
     }
     return problems;
   };
+}
+
+/** A 404 is JSON, its body the document's Error. */
+function checkError(
+  exchange: Exchange,
+  where: string,
+  problems: string[],
+  validate: (schemaPointer: string, value: unknown) => string | undefined,
+): void {
+  if (exchange.headers.get("Content-Type")?.split(";", 1)[0] !== "application/json") {
+    problems.push(`${where}: a 404 must be JSON`);
+    return;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(exchange.body ?? "");
+  } catch {
+    problems.push(`${where}: the body is not JSON`);
+    return;
+  }
+  const error = validate("/components/schemas/Error", body);
+  if (error !== undefined) problems.push(`${where}: body ${error}`);
 }
 
 function escapePointer(segment: string): string {

@@ -226,3 +226,39 @@ function groupAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** How a server process that was not meant to start ended: its exit status and what it wrote to each stream. */
+export interface FailedStart {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Runs a Node, Bun or Deno server through its npm script's command with `env`, as a person runs it,
+ * and resolves once it exits; one still running after the start time-out is killed and fails.
+ */
+export async function runUntilExit(
+  runtime: Exclude<Runtime, "wrangler">,
+  env: Readonly<Record<string, string>>,
+): Promise<FailedStart> {
+  const spec: Launch = { runtime, env, options: {}, stateDir: undefined };
+  const [command, ...args] = commandLine(spec, 0);
+  if (command === undefined) throw new Error(`The npm script ${SCRIPTS[runtime]} is empty`);
+  const child = spawn(join(BIN, command), args, {
+    cwd: ROOT,
+    env: childEnv(spec, 0),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), START_TIMEOUT_MS);
+  const status = await new Promise<number | null>((done, fail) => {
+    child.once("error", fail);
+    child.once("close", (code) => done(code));
+  });
+  clearTimeout(timer);
+  return { status, stdout, stderr };
+}

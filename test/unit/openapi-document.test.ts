@@ -4,8 +4,11 @@ import { appFrom } from "./helpers.ts";
 
 interface Document {
   servers: unknown;
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown }>>;
-  components?: { securitySchemes?: unknown };
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; responses: Record<string, unknown>; security?: unknown }>
+  >;
+  components?: Record<string, Record<string, { schema?: unknown }>>;
 }
 
 const documentOf = async (res: Response) => (await res.json()) as Document;
@@ -98,6 +101,55 @@ test("without tokens the document declares no security; with them, the bearer sc
 test("the document describes OPTIONS as a CORS preflight only when CORS is on", async () => {
   const off = await documentOf(await appFrom({}).request("/openapi.json"));
   const on = await documentOf(await appFrom({ CORS_ORIGINS: "*" }).request("/openapi.json"));
-  expect(Object.keys(off.paths["/tasks"]?.options?.responses ?? {})).toEqual(["405"]);
+  expect(off.paths["/tasks"]?.options).toBeUndefined();
   expect(Object.keys(on.paths["/tasks"]?.options?.responses ?? {})).toEqual(["204"]);
+});
+
+describe.each([
+  { env: {}, base: "" },
+  { env: { BASE_PATH: "/api", CORS_ORIGINS: "*" }, base: "/api" },
+])("with $env", ({ env, base }) => {
+  test("each path answers a method the document does not list with 405 and Allow naming those it lists", async () => {
+    const app = appFrom(env);
+    const document = await documentOf(await app.request(`${base}/openapi.json`));
+    for (const [path, item] of Object.entries(document.paths)) {
+      const listed = ["get", "head", "post", "put", "patch", "delete"].filter((method) => method in item);
+      for (const method of ["PUT", "DELETE", "PATCH", "PURGE", "POST"].filter(
+        (m) => !listed.includes(m.toLowerCase()),
+      )) {
+        const res = await app.request(`${base}${path}`, { method });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(res.headers.get("Allow"), `${method} ${path}`).toBe(listed.join(", ").toUpperCase());
+      }
+    }
+  });
+});
+
+test("every operation id is unique, and every component is used", async () => {
+  const env = { READ_TOKENS: "read-token-0123456789", WRITE_TOKENS: "write-token-0123456789", CORS_ORIGINS: "*" };
+  for (const document of [
+    await documentOf(await appFrom({}).request("/openapi.json")),
+    await documentOf(await appFrom(env).request("/openapi.json")),
+  ]) {
+    const ids = Object.values(document.paths)
+      .flatMap((item) => Object.values(item).map((operation) => operation.operationId))
+      .filter((id) => id !== undefined);
+    expect(ids).toHaveLength(new Set(ids).size);
+    const text = JSON.stringify(document);
+    for (const [kind, entries] of Object.entries(document.components ?? {})) {
+      for (const name of Object.keys(entries)) {
+        const use = kind === "securitySchemes" ? `{"${name}":[]}` : `"#/components/${kind}/${name}"`;
+        expect(text, `${kind}/${name}`).toContain(use);
+      }
+    }
+  }
+});
+
+test("the cursor `after` is an integer of at most 15 digits", async () => {
+  const document = await documentOf(await appFrom({}).request("/openapi.json"));
+  expect(document.components?.parameters?.After?.schema).toEqual({
+    type: "integer",
+    minimum: 0,
+    maximum: 999_999_999_999_999,
+  });
 });

@@ -5,6 +5,15 @@ import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import { eventText, RESET_TEXT } from "../../list/event-text.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import {
+  DRAIN_POLL_MS,
+  MESSAGE_TOO_BIG,
+  SOCKET_MARK_BYTES,
+  TOO_BIG_REASON,
+  TOO_FAR_BEHIND,
+  TRY_AGAIN_LATER,
+  tooBig,
+} from "../../live/socket-rules.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
 import { changeEvents } from "../sqlite/sqlite-changes.ts";
@@ -12,12 +21,6 @@ import { type SqliteConnection, SqliteList } from "../sqlite/sqlite-list.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult } from "../store.ts";
 import type { ListObjectRpc, ObjectAppendResult, ObjectUpdateResult } from "./durable-store.ts";
 
-/** Bytes a subscriber's socket holds unsent before the object waits for it to read. */
-const SOCKET_MARK_BYTES = 64 * 1024;
-/** How often a socket that holds too much is looked at again while it catches up. */
-const DRAIN_POLL_MS = 20;
-/** "Try again later": the close code for a subscriber cut off for not reading. */
-const TRY_AGAIN_LATER = 1013;
 const decoder = new TextDecoder();
 
 /** What the object keeps with each subscriber's socket, across hibernation. */
@@ -143,6 +146,11 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return new Response(null, { status: 101, webSocket: client });
   }
 
+  /** The service reads no message: a big one closes the socket, as on every runtime. */
+  override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
+    if (tooBig(message)) ws.close(MESSAGE_TOO_BIG, TOO_BIG_REASON);
+  }
+
   override webSocketClose(ws: WebSocket, code: number): void {
     // The Hibernation API leaves the reply to the subscriber's close to the object.
     ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code);
@@ -163,7 +171,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     while (follower.cursor !== this.#list.change) {
       if (ws.bufferedAmount >= SOCKET_MARK_BYTES) {
         if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
-          ws.close(TRY_AGAIN_LATER, "Too far behind: connect again with your cursor");
+          ws.close(TRY_AGAIN_LATER, TOO_FAR_BEHIND);
         } else {
           setTimeout(() => this.#feed(ws), DRAIN_POLL_MS);
         }

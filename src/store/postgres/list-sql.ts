@@ -66,8 +66,9 @@ BEGIN
     SELECT '${instance}', count(*), COALESCE(max(id), 0), 2 + COALESCE(sum(octet_length(${TASK_JSON}) + 1) - 1, 0)
     FROM ${s}.tasks;
   END IF;
-  -- Idempotency-Keys: each with the task it added and a hash of what it asked for, oldest first by
-  -- seq, and how many there are, so that the oldest past the limit are forgotten.
+  -- Idempotency-Keys: each with the task it added, as first answered, and a hash of what it asked
+  -- for, oldest first by seq, and how many each scope (write token) holds, so that its oldest past
+  -- the limit are forgotten.
   CREATE TABLE IF NOT EXISTS ${s}.idempotency_keys (
     seq bigserial PRIMARY KEY,
     scope text NOT NULL,
@@ -76,11 +77,13 @@ BEGIN
     task_id integer,
     UNIQUE (scope, key)
   );
-  CREATE TABLE IF NOT EXISTS ${s}.idempotency_count (
-    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  CREATE INDEX IF NOT EXISTS idempotency_keys_by_scope ON ${s}.idempotency_keys (scope, seq);
+  CREATE TABLE IF NOT EXISTS ${s}.idempotency_scopes (
+    scope text PRIMARY KEY,
     keys integer NOT NULL
   );
-  INSERT INTO ${s}.idempotency_count (keys) SELECT count(*) FROM ${s}.idempotency_keys ON CONFLICT DO NOTHING;
+  INSERT INTO ${s}.idempotency_scopes (scope, keys)
+    SELECT scope, count(*) FROM ${s}.idempotency_keys GROUP BY scope ON CONFLICT DO NOTHING;
   ${changeUpgrades(s, schema)}
   IF NOT EXISTS (
     SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
@@ -139,13 +142,14 @@ SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM ta
 }
 
 /** The name of the function that appends a task with an Idempotency-Key; a new version gets a new name. */
-const APPEND_KEYED = "append_keyed_v2";
+const APPEND_KEYED = "append_keyed_v3";
 
 /**
  * The function that appends a task with an Idempotency-Key, in one statement and so in one
  * transaction: the key is claimed first, so a second request with it waits on the unique index
  * until the first commits, then answers with the first's task; a key that added nothing (the
- * list full) is forgotten in the same transaction, so a failure remembers nothing.
+ * list full) is forgotten in the same transaction, so a failure remembers nothing. A new key
+ * forgets the oldest of its own scope past the limit, never another scope's.
  */
 function appendKeyedFunction(s: string): string {
   const added = "rest + length((l.last_id + 1)::text) + (l.task_count > 0)::integer";
@@ -206,12 +210,14 @@ function appendKeyedFunction(s: string): string {
         WHERE k.scope = key_scope AND k.key = key_value;
       PERFORM pg_notify(channel, appended.new_id::text);
       IF claimed THEN
-        UPDATE ${s}.idempotency_count c SET keys = c.keys + 1 WHERE c.singleton RETURNING c.keys INTO kept;
+        INSERT INTO ${s}.idempotency_scopes AS c (scope, keys) VALUES (key_scope, 1)
+          ON CONFLICT (scope) DO UPDATE SET keys = c.keys + 1 RETURNING c.keys INTO kept;
         IF kept > max_keys THEN
           DELETE FROM ${s}.idempotency_keys k WHERE k.seq IN (
-            SELECT o.seq FROM ${s}.idempotency_keys o WHERE o.task_id IS NOT NULL ORDER BY o.seq LIMIT kept - max_keys
+            SELECT o.seq FROM ${s}.idempotency_keys o WHERE o.scope = key_scope AND o.task_id IS NOT NULL
+              ORDER BY o.seq LIMIT kept - max_keys
           );
-          UPDATE ${s}.idempotency_count c SET keys = max_keys WHERE c.singleton;
+          UPDATE ${s}.idempotency_scopes c SET keys = max_keys WHERE c.scope = key_scope;
         END IF;
       END IF;
       RETURN QUERY SELECT 'added'::text, appended.new_id, appended.count, appended.bytes::float8, appended.new_id,

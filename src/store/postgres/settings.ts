@@ -84,7 +84,42 @@ function parseDatabaseUrl(env: EnvRecord): string {
       `DATABASE_URL must be a URL that starts with postgres:// or postgresql://, such as ${URL_EXAMPLE}`,
     );
   }
+  const problem = urlProblem(url);
+  if (problem !== undefined) {
+    throw new ConfigError(
+      `DATABASE_URL must be a URL such as ${URL_EXAMPLE} with its user name and password percent-encoded (% as %25, @ as %40, : as %3A, / as %2F), but ${problem}`,
+    );
+  }
   return url;
+}
+
+/**
+ * What the driver could not read in `url`, told without showing any of it, or undefined. It reads
+ * the parts as postgres.js does: the hosts after the first `@` (a comma-separated list, of which
+ * the URL parser sees the first), then the user name and password, each percent-decoded.
+ */
+function urlProblem(url: string): string | undefined {
+  const authority = url.slice(url.indexOf("://") + 3).split(/[?/]/)[0] ?? "";
+  const hosts = authority.slice(authority.indexOf("@") + 1);
+  if (!decodes(hosts)) return "its host is not valid percent-encoding";
+  let parsed: URL;
+  try {
+    parsed = new URL(url.replace(hosts, hosts.split(",")[0] ?? ""));
+  } catch {
+    return "it cannot be read as a URL: check its host, and its port (a number up to 65535)";
+  }
+  if (!decodes(parsed.username)) return "its user name is not valid percent-encoding";
+  if (!decodes(parsed.password)) return "its password is not valid percent-encoding";
+  return undefined;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

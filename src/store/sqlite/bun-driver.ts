@@ -1,5 +1,6 @@
 // The SQLite driver of Bun (bun:sqlite), behind the connection the list uses.
 import { Database } from "bun:sqlite";
+import { fileIdentity } from "./file-identity.ts";
 import { type OpenSqliteFile, WRITER_PRAGMAS } from "./file-store.ts";
 import type { SqlValue } from "./sqlite-list.ts";
 
@@ -15,6 +16,8 @@ export const openBunSqlite: OpenSqliteFile = (path) => {
   // Bun caches the statement `query` prepares for each SQL text.
   const statement = (sql: string) => db.query<Record<string, unknown>, SqlValue[]>(sql);
   return {
+    path,
+    files: () => fileIdentity(path),
     query: (sql: string, ...params: SqlValue[]) => statement(sql).all(...params),
     iterate: (sql: string, ...params: SqlValue[]) => statement(sql).iterate(...params),
     transaction: <T>(work: () => T): T => db.transaction(work).immediate(),

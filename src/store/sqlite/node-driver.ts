@@ -1,5 +1,6 @@
 // The SQLite driver of Node 24 and Deno (node:sqlite), behind the connection the list uses.
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { fileIdentity } from "./file-identity.ts";
 import { type OpenSqliteFile, WRITER_PRAGMAS } from "./file-store.ts";
 import type { SqlValue } from "./sqlite-list.ts";
 
@@ -22,6 +23,8 @@ export const openNodeSqlite: OpenSqliteFile = (path) => {
     return statement;
   };
   return {
+    path,
+    files: () => fileIdentity(path),
     query: (sql: string, ...params: SqlValue[]) => prepared(sql).all(...params),
     iterate: (sql: string, ...params: SqlValue[]) => prepared(sql).iterate(...params),
     close: () => db.close(),

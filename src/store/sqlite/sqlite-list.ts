@@ -62,11 +62,15 @@ const SCHEMA = [
   "CREATE TRIGGER IF NOT EXISTS bytes_unknown_after_update AFTER UPDATE ON tasks BEGIN UPDATE list SET json_bytes = NULL; END",
   // Idempotency-Keys: each with the task it added and a hash of what it asked for, oldest first by seq.
   "CREATE TABLE IF NOT EXISTS idempotency_keys (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, task_id INTEGER NOT NULL, UNIQUE (scope, key))",
+  // A scope's keys in seq order (an index holds the rowid, which seq is), to forget its oldest.
+  "CREATE INDEX IF NOT EXISTS idempotency_keys_by_scope ON idempotency_keys (scope)",
 ];
 const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
 const TASK = "SELECT id, title_json, completed FROM tasks WHERE id = ?";
 const STORED_TASKS = "SELECT id, title_json, completed, created, changed FROM tasks ORDER BY id";
+const OLDEST_KEYS =
+  "DELETE FROM idempotency_keys WHERE seq IN (SELECT seq FROM idempotency_keys WHERE scope = ? ORDER BY seq LIMIT ?)";
 const KNOWN_KEY = "SELECT fingerprint, task_id, task_json FROM idempotency_keys WHERE scope = ? AND key = ?";
 /** Bytes of the JSON of the tasks changed after a change number, commas between them included, counted in SQL as the list encodes them. */
 const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
@@ -82,7 +86,8 @@ export class SqliteList {
   #tasks: number;
   #bytes: number;
   #lastId: number;
-  #keys: number;
+  /** How many keys each scope holds. */
+  readonly #keys = new Map<string, number>();
   readonly #counters: ChangeCounters;
 
   /**
@@ -104,7 +109,9 @@ export class SqliteList {
     this.#bytes = state.bytes;
     this.#counters = state.counters;
     this.#lastId = Number(db.query("SELECT COALESCE(MAX(id), 0) AS id FROM tasks")[0]?.id ?? 0);
-    this.#keys = Number(db.query("SELECT COUNT(*) AS keys FROM idempotency_keys")[0]?.keys ?? 0);
+    for (const row of db.query("SELECT scope, COUNT(*) AS keys FROM idempotency_keys GROUP BY scope")) {
+      this.#keys.set(String(row.scope), Number(row.keys));
+    }
   }
 
   get usage(): ListUsage {
@@ -154,9 +161,12 @@ export class SqliteList {
   /**
    * Appends a task with the next id, in one transaction, unless it would break one of `limits`.
    * With `key`: a key the list remembers answers with the task it added (or is refused, for
-   * another task) before any limit; a new one is remembered in the transaction that adds the task.
+   * another task) before any limit; a new one is remembered in the transaction that adds the task,
+   * which forgets the oldest keys of its scope past `limits.maxKeys`.
    */
   append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): SqliteAppend {
+    // A key whose task was changed away by hand is new again: its row goes with the append.
+    let stale = false;
     if (key !== undefined) {
       const known = this.#db.query(KNOWN_KEY, key.scope, key.key)[0];
       if (known !== undefined) {
@@ -164,10 +174,8 @@ export class SqliteList {
         // The task as first answered, even when it was edited or deleted since.
         if (typeof known.task_json === "string") return { replayed: JSON.parse(known.task_json) as Task };
         const kept = this.#db.query(TASK, Number(known.task_id))[0];
-        // A task changed by hand away takes its key with it: the request is new again.
         if (kept !== undefined) return { replayed: toTask(kept) };
-        this.#db.query("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", key.scope, key.key);
-        this.#keys -= 1;
+        stale = true;
       }
     }
     const created: Task = { id: this.#counters.highestId + 1, title: task.title, completed: task.completed };
@@ -176,7 +184,8 @@ export class SqliteList {
     const added = json.byteLength + (this.#tasks > 0 ? 1 : 0);
     const full = limitReached(this.usage, added, limits);
     if (full !== undefined) return { full };
-    const forget = key === undefined ? 0 : Math.max(this.#keys + 1 - limits.maxKeys, 0);
+    const held = key === undefined ? 0 : (this.#keys.get(key.scope) ?? 0) - (stale ? 1 : 0);
+    const forget = key === undefined ? 0 : Math.max(held + 1 - limits.maxKeys, 0);
     const change = this.#counters.change + 1;
     this.#db.transaction(() => {
       this.#db.query(
@@ -194,6 +203,7 @@ export class SqliteList {
         created.id,
       );
       if (key === undefined) return;
+      if (stale) this.#db.query("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", key.scope, key.key);
       this.#db.query(
         "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id, task_json) VALUES (?, ?, ?, ?, ?)",
         key.scope,
@@ -202,19 +212,14 @@ export class SqliteList {
         created.id,
         text,
       );
-      if (forget > 0) {
-        this.#db.query(
-          "DELETE FROM idempotency_keys WHERE seq IN (SELECT seq FROM idempotency_keys ORDER BY seq LIMIT ?)",
-          forget,
-        );
-      }
+      if (forget > 0) this.#db.query(OLDEST_KEYS, key.scope, forget);
     });
     this.#tasks += 1;
     this.#bytes += added;
     this.#lastId = created.id;
     this.#counters.change = change;
     this.#counters.highestId = created.id;
-    if (key !== undefined) this.#keys += 1 - forget;
+    if (key !== undefined) this.#keys.set(key.scope, held + 1 - forget);
     return { task: created, text, json };
   }
 

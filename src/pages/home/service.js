@@ -1,0 +1,70 @@
+// The home page's script: the service's addresses, its token and how the page sends it requests.
+// @ts-check
+
+// The page is the base path with or without its trailing slash; the API sits under it either way.
+const base = location.pathname.endsWith("/") ? location.pathname : `${location.pathname}/`;
+export const tasksUrl = `${base}tasks`;
+export const eventsUrl = `${base}tasks/events`;
+export const openApiUrl = `${base}openapi.json`;
+const TOKEN_KEY = "task-list-token";
+// What the service takes as a bearer token (RFC 6750's token68); anything else cannot be sent.
+const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+// A kept token fetch cannot send (one with a character outside Latin-1) stops the request here.
+export class BadToken extends Error {}
+
+/** @param {string} token */
+export function isToken(token) {
+  return TOKEN.test(token);
+}
+
+/**
+ * Keeps a token for this tab only, until it is closed.
+ * @param {string} token
+ */
+export function keepToken(token) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+}
+
+export function dropToken() {
+  sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/**
+ * @param {Record<string, string>} headers
+ * @returns {Record<string, string>}
+ */
+function withToken(headers) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token === null) return headers;
+  if (!TOKEN.test(token)) throw new BadToken();
+  return { ...headers, Authorization: `Bearer ${token}` };
+}
+
+/**
+ * A request to the service, with the kept token if there is one. The page sends If-None-Match
+ * itself, and no-store keeps the browser's cache from answering for the server.
+ * @param {string} url
+ * @param {RequestInit & { headers?: Record<string, string> }} [init]
+ */
+export function send(url, init = {}) {
+  return fetch(url, { ...init, cache: "no-store", headers: withToken(init.headers ?? {}) });
+}
+
+/**
+ * Errors are {"message"} by the contract; anything else (a proxy's error page) is named by its status.
+ * @param {Response} res
+ * @returns {Promise<string>}
+ */
+export async function messageOf(res) {
+  try {
+    const body = await res.json();
+    if (typeof body.message === "string") return body.message;
+  } catch {}
+  return `The service answered ${res.status}`;
+}
+
+// A key of 32 hex digits from the browser's random source, which pages over plain HTTP have too.
+export function newKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,157 @@
+// The home page's script: keeps the list shown current, following the list's events or polling it.
+// @ts-check
+import { byId, say } from "./dom.js";
+import { append, lastId, render } from "./list.js";
+import { BadToken, dropToken, eventsUrl, messageOf, send, tasksUrl } from "./service.js";
+import { showTokenForm, waitingForToken } from "./token.js";
+
+/** @typedef {import("./list.js").Task} Task */
+
+const POLL_MS = 2000;
+// How long the page waits before it asks for the stream again, while it polls instead.
+const RETRY_STREAM_MS = 5000;
+const listStatus = byId("list-status", HTMLParagraphElement);
+/** @type {string | null} */
+let etag = null;
+let timer = 0;
+/** @type {Promise<void> | null} */
+let loading = null;
+let loadAgain = false;
+/** @type {AbortController | null} */
+let streaming = null;
+let streamRetryAt = 0;
+// After a stream ends the page reads the whole list again: the list it followed may have been
+// replaced (a memory store whose process restarted), and tasks after an id cannot show that.
+let needFull = true;
+
+/** Whether the page follows the list's events, which show every task added without a read. */
+export function following() {
+  return streaming !== null;
+}
+
+/**
+ * Drops the kept token, stops following the list and asks for a token, saying why.
+ * @param {string} message
+ */
+export function askForToken(message) {
+  dropToken();
+  stopStream();
+  showTokenForm(message);
+}
+
+/**
+ * A kept token that cannot be sent is dropped, and a new one asked for.
+ * @param {unknown} error
+ */
+export function unusable(error) {
+  if (!(error instanceof BadToken)) return false;
+  askForToken("That token cannot be sent: use the token you were given, letters, digits and -._~+/ only");
+  return true;
+}
+
+function schedule() {
+  clearTimeout(timer);
+  if (!document.hidden && streaming === null) timer = setTimeout(refresh, POLL_MS);
+}
+
+/** One read at a time: a refresh asked for during a read runs right after it, so answers never arrive out of order. */
+export function refresh() {
+  clearTimeout(timer);
+  if (waitingForToken() || streaming !== null) return;
+  if (loading !== null) {
+    loadAgain = true;
+    return;
+  }
+  loading = load().finally(() => {
+    loading = null;
+    if (loadAgain) {
+      loadAgain = false;
+      refresh();
+    }
+  });
+}
+
+// The first read, and the first after a stream ends, takes the whole list; the others, while there
+// is no stream, only what is new.
+async function load() {
+  try {
+    const after = needFull ? "" : `?after=${lastId()}`;
+    const res = await send(tasksUrl + after, { headers: etag === null ? {} : { "If-None-Match": etag } });
+    if (res.status === 401) return askForToken(await messageOf(res));
+    if (res.status === 200) {
+      /** @type {Task[]} */
+      const tasks = await res.json();
+      if (after === "") render(tasks);
+      else for (const task of tasks) append(task);
+      etag = res.headers.get("ETag");
+      needFull = false;
+    } else if (res.status === 304) {
+      needFull = false;
+    } else {
+      say(listStatus, `Could not read the list: ${await messageOf(res)}`);
+      return schedule();
+    }
+    say(listStatus, "");
+    follow();
+  } catch (error) {
+    if (unusable(error)) return;
+    say(listStatus, "Could not reach the service; trying again");
+  }
+  schedule();
+}
+
+// Follows /tasks/events through fetch, which, unlike EventSource, can send the token. While the
+// stream cannot be had, the page polls, and asks for the stream again now and then.
+function follow() {
+  if (streaming !== null || waitingForToken() || Date.now() < streamRetryAt) return;
+  const controller = new AbortController();
+  streaming = controller;
+  clearTimeout(timer);
+  const opened = Date.now();
+  readStream(controller.signal).then(
+    () => endStream(controller, opened),
+    (error) => {
+      if (!unusable(error)) endStream(controller, opened);
+    },
+  );
+}
+
+/** @param {AbortSignal} signal */
+async function readStream(signal) {
+  const res = await send(`${eventsUrl}?after=${lastId()}`, { signal });
+  if (res.status === 401) return askForToken(await messageOf(res));
+  if (res.status !== 200 || res.body === null) return;
+  say(listStatus, "");
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    text += value;
+    for (let end = text.indexOf("\n\n"); end !== -1; end = text.indexOf("\n\n")) {
+      const event = text.slice(0, end).split("\n");
+      text = text.slice(end + 2);
+      const data = event.find((line) => line.startsWith("data: "));
+      if (data !== undefined) append(JSON.parse(data.slice(6)));
+    }
+  }
+}
+
+/**
+ * A stream that ends soon after it opened cannot be had for now: the page polls a while before it
+ * asks again. One that served a while (a server restarted) is asked for again at once.
+ * @param {AbortController} controller
+ * @param {number} opened
+ */
+function endStream(controller, opened) {
+  if (streaming !== controller) return;
+  streaming = null;
+  needFull = true;
+  if (Date.now() - opened < RETRY_STREAM_MS) streamRetryAt = Date.now() + RETRY_STREAM_MS;
+  if (!controller.signal.aborted) refresh();
+}
+
+export function stopStream() {
+  streaming?.abort();
+  streaming = null;
+}

@@ -1,0 +1,149 @@
+// The parts of the OpenAPI document that operations share: schemas, parameters, headers and
+// answers, and the small builders routes describe their operations with. Messages come from
+// messages.ts, as the answers' do.
+import type { AppConfig } from "../config.ts";
+import { INITIAL_TASKS } from "../list/task.ts";
+import { INTERNAL_ERROR, MISSING_FIELD, NO_TOKEN, READ_ONLY, STORE_UNAVAILABLE } from "../messages.ts";
+
+/** A JSON object of the document. */
+export type Json = { readonly [key: string]: unknown };
+
+/** The largest cursor: at most 15 digits. */
+const MAX_CURSOR = 999_999_999_999_999;
+
+/** A JSON media type with its schema and, when given, an example. */
+export const json = (schema: Json, example?: unknown): Json => ({
+  "application/json": example === undefined ? { schema } : { schema, example },
+});
+/** A reference to a schema of the components. */
+export const schema = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+/** A reference to an answer of the components. */
+export const response = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+/** A reference to a header of the components. */
+export const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
+/** A reference to a parameter of the components. */
+export const parameter = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+
+/** An answer with an Error body, its example the message the service sends. */
+export function errorResponse(description: string, example: string): Json {
+  return { description, content: json(schema("Error"), { message: example }) };
+}
+
+/** The schemas, parameters, headers and answers operations may use; the document keeps those they do. */
+export function components(config: AppConfig): Json {
+  const readGuarded = config.readTokens.length > 0;
+  const writeGuarded = config.writeTokens.length > 0;
+  const challenge = {
+    description: 'Bearer realm="tasks", with error="invalid_token" when the token sent is not known',
+    required: true,
+    schema: { type: "string", pattern: '^Bearer realm="tasks"' },
+  };
+  return {
+    securitySchemes: {
+      bearerToken: {
+        type: "http",
+        scheme: "bearer",
+        description: `Authorization: Bearer <token>.${readGuarded ? " Reading needs a read or write token." : ""}${writeGuarded ? " Appending needs a write token." : ""}`,
+      },
+    },
+    schemas: {
+      Task: {
+        type: "object",
+        properties: { id: { type: "integer", minimum: 1 }, title: { type: "string" }, completed: { type: "boolean" } },
+        required: ["id", "title", "completed"],
+        additionalProperties: false,
+        examples: [INITIAL_TASKS[0]],
+      },
+      NewTask: {
+        type: "object",
+        properties: { title: { type: "string" }, completed: { type: "boolean" } },
+        required: ["title", "completed"],
+      },
+      Error: {
+        type: "object",
+        properties: { message: { type: "string" } },
+        required: ["message"],
+        additionalProperties: false,
+        examples: [{ message: MISSING_FIELD }],
+      },
+    },
+    parameters: {
+      IdempotencyKey: {
+        name: "Idempotency-Key",
+        in: "header",
+        required: false,
+        description: "1 to 255 visible ASCII characters, new for each task, such as a UUID; sent again with a retry",
+        schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
+      },
+      After: {
+        name: "after",
+        in: "query",
+        required: false,
+        description:
+          "The id of the last task the client has: only the tasks after it are sent. Anything but a whole number of at most 15 digits answers 400",
+        schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
+      },
+      LastEventId: {
+        name: "Last-Event-ID",
+        in: "header",
+        required: false,
+        description:
+          "The id of the last event received, as EventSource sends it when it reconnects; wins over `after`. Anything but a whole number of at most 15 digits answers 400",
+        schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
+      },
+      IfNoneMatch: {
+        name: "If-None-Match",
+        in: "header",
+        required: false,
+        description: "ETags the client holds; when one is current the answer is 304",
+        schema: { type: "string" },
+      },
+    },
+    headers: {
+      ETag: {
+        description: "Changes whenever the content changes",
+        required: true,
+        schema: { type: "string", pattern: '^"[^"]*"$' },
+      },
+      IdempotentReplayed: {
+        description: "true when the answer is the task an earlier request with the same Idempotency-Key created",
+        required: false,
+        schema: { const: "true" },
+      },
+      CacheControl: {
+        description: "Always no-cache: revalidate with If-None-Match",
+        required: true,
+        schema: { const: "no-cache" },
+      },
+      ContentSecurityPolicy: {
+        description: "Allows the page's own inline script and style (by hash) and requests to its own origin only",
+        required: true,
+        schema: { type: "string" },
+      },
+      RetryAfter: {
+        description: "Seconds to wait before trying again",
+        required: true,
+        schema: { type: "string", pattern: "^[0-9]+$" },
+      },
+    },
+    responses: {
+      NotModified: { description: "The client's copy is current; no body", headers: { ETag: header("ETag") } },
+      Unauthorized: {
+        description: "No bearer token, or one the service does not know",
+        headers: { "WWW-Authenticate": challenge },
+        content: json(schema("Error"), { message: NO_TOKEN }),
+      },
+      ReadOnly: errorResponse("The token may only read the list", READ_ONLY),
+      InternalError: {
+        description: "Something unexpected failed; the detail is in the log",
+        content: json(schema("Error"), { message: INTERNAL_ERROR }),
+      },
+      StoreUnavailable: {
+        description:
+          "The store cannot be reached (a database down, a connection lost): try again after Retry-After seconds",
+        headers: { "Retry-After": header("RetryAfter") },
+        content: json(schema("Error"), { message: STORE_UNAVAILABLE }),
+      },
+    },
+  };
+}

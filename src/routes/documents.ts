@@ -1,0 +1,86 @@
+// The service's documents: /openapi.json, derived from the whole route table, and the home page
+// for people at the base path itself.
+import { conditionalAnswer } from "../http/conditional.ts";
+import { homePage } from "../pages/home.ts";
+import { type Operation, openApiDocument } from "../pages/openapi.ts";
+import { header, json, parameter, response } from "../pages/openapi-parts.ts";
+import type { Route, RouteContext } from "./route.ts";
+
+const HTML_TYPE = "text/html; charset=utf-8";
+
+/** GET and HEAD of the OpenAPI document of `routes` and these two, and of the home page. */
+export function documentRoutes({ config }: RouteContext, routes: readonly Route[]): Route[] {
+  const openApi: Route = {
+    paths: ["/openapi.json"],
+    tag: "documents",
+    cors: true,
+    methods: {
+      GET: {
+        access: "public",
+        operation: fixed("getOpenApiDocument", "This document", { ETag: header("ETag") }, json({ type: "object" })),
+        head: { operationId: "headOpenApiDocument", summary: "What GET answers, without the body" },
+        handler: (c) => conditionalAnswer(c, document.tag, () => document.body, {}),
+      },
+    },
+  };
+
+  // The home page is for people, so it has no CORS.
+  const page = homePage();
+  const home: Route = {
+    paths: ["/"],
+    tag: "documents",
+    cors: false,
+    methods: {
+      GET: {
+        access: "public",
+        operation: fixed(
+          "getHomePage",
+          "The home page for people: the list, kept current while open, and a form to add a task",
+          {
+            ETag: header("ETag"),
+            "Cache-Control": header("CacheControl"),
+            "Content-Security-Policy": header("ContentSecurityPolicy"),
+          },
+          { "text/html": { schema: { type: "string" } } },
+        ),
+        head: { operationId: "headHomePage", summary: "What GET answers, without the body" },
+        handler: (c) => {
+          const built = page();
+          const pageAnswer = ({ version, body, policy }: Awaited<typeof built>) =>
+            conditionalAnswer(
+              c,
+              version,
+              () => body,
+              { "Cache-Control": "no-cache", "Content-Security-Policy": policy },
+              HTML_TYPE,
+            );
+          return built instanceof Promise ? built.then(pageAnswer) : pageAnswer(built);
+        },
+      },
+    },
+  };
+  // The document describes the whole table, these two routes included.
+  const bytes = new TextEncoder().encode(JSON.stringify(openApiDocument(config, [...routes, openApi, home])));
+  const document = {
+    body: { parts: [bytes as Uint8Array<ArrayBuffer>], byteLength: bytes.byteLength },
+    tag: fnv1a(bytes),
+  };
+  return [openApi, home];
+}
+
+/** The GET of a fixed resource. */
+function fixed(operationId: string, summary: string, headers: Record<string, unknown>, content: object): Operation {
+  return {
+    operationId,
+    summary,
+    parameters: [parameter("IfNoneMatch")],
+    responses: { "200": { description: summary, headers, content }, "304": response("NotModified") },
+  };
+}
+
+/** A 32-bit FNV-1a hash in hex: enough to tell one build of the document from another. */
+function fnv1a(bytes: Uint8Array): string {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
+}

@@ -1,0 +1,28 @@
+// What a route is: its paths, and for each method it answers the handler and the OpenAPI operation
+// together. The app mounts the table, and the document, every 405 and every Allow come from it.
+import type { UpgradeWebSocket } from "hono/ws";
+import type { AppConfig } from "../config.ts";
+import type { Sha256 } from "../http/idempotency.ts";
+import type { DutyHandler } from "../http/request-duties.ts";
+import type { LogSink } from "../http/request-log.ts";
+import type { DocumentedRoute, Endpoint } from "../pages/openapi.ts";
+import type { TaskStore } from "../store/store.ts";
+
+/** One method of a route: who may call it, how the document describes it, and what answers it. */
+export interface HandledEndpoint extends Endpoint {
+  readonly handler: DutyHandler;
+}
+
+/** One row of the route table. */
+export type Route = DocumentedRoute<HandledEndpoint>;
+
+/** What routes are built from: the app's options, as {@link createApp} was given them. */
+export interface RouteContext {
+  readonly store: TaskStore;
+  readonly config: AppConfig;
+  readonly logSink: LogSink;
+  readonly sha256?: Sha256 | undefined;
+  readonly upgradeWebSocket?: UpgradeWebSocket | undefined;
+  readonly openSocket?: ((request: Request, cursor: number) => Response | Promise<Response>) | undefined;
+  readonly closing?: AbortSignal | undefined;
+}

@@ -1,0 +1,180 @@
+// The list: GET (and HEAD) reads it, whole or after a cursor, and POST appends a task, at /tasks
+// and at /index.php, which serves the same list.
+import type { Context } from "hono";
+import { type AppConfig, listLimits } from "../config.ts";
+import { apiError } from "../errors.ts";
+import { conditionalAnswer } from "../http/conditional.ts";
+import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
+import { toNewTask } from "../http/new-task.ts";
+import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
+import { type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
+import { type LogSink, logEvent } from "../http/request-log.ts";
+import type { ListVersion } from "../list/encoded-list.ts";
+import { type ListUsage, overLimitWarning } from "../list/limits.ts";
+import { INITIAL_TASKS } from "../list/task.ts";
+import { parseCursor } from "../live/cursor.ts";
+import {
+  BAD_IDEMPOTENCY_KEY,
+  badCursor,
+  bodyStalled,
+  bodyTooLarge,
+  fullOfBytes,
+  fullOfTasks,
+  KEY_IN_PROGRESS,
+  KEY_REUSED,
+  MISSING_FIELD,
+  NOT_JSON_TYPE,
+} from "../messages.ts";
+import { errorResponse, header, json, parameter, response, schema } from "../pages/openapi-parts.ts";
+import type { Route, RouteContext } from "./route.ts";
+
+/** The two paths that serve the same list. */
+const TASK_PATHS = ["/tasks", "/index.php"];
+
+/** GET, HEAD and POST of the list. */
+export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Route[] {
+  const limits = listLimits(config);
+  const checkLimits = limitCheck(config, logSink);
+  const writeGuarded = config.writeTokens.length > 0;
+
+  // `?after=N` asks for the tasks after id N only: the list's ETag still says whether anything changed.
+  const listAnswer = (c: Context<DutyEnv>, list: ListVersion, after: number | undefined): Response => {
+    checkLimits(list.usage);
+    const body = after === undefined ? () => list.body() : () => list.after(after);
+    return conditionalAnswer(c, list.version, body, { "Cache-Control": "no-cache" });
+  };
+
+  return [
+    {
+      paths: TASK_PATHS,
+      tag: "tasks",
+      cors: true,
+      methods: {
+        GET: {
+          access: "read",
+          operation: LIST_TASKS,
+          head: { operationId: "headTasks", summary: "What GET answers, without the body" },
+          handler: (c) => {
+            const after = parseCursor(c.req.query("after"), "after");
+            const list = store.read();
+            return list instanceof Promise
+              ? list.then((read) => listAnswer(c, read, after))
+              : listAnswer(c, list, after);
+          },
+        },
+        POST: {
+          access: "write",
+          operation: createTask(config),
+          handler: async (c) => {
+            const key = idempotencyKeyOf(c);
+            const body = await readBody(c, config.maxBodyBytes);
+            requireJsonContentType(c.req.header("content-type"));
+            const task = toNewTask(parseJson(body));
+            const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded, sha256);
+            const result = await store.append(task, limits, remembered);
+            checkLimits(result.usage);
+            switch (result.outcome) {
+              case "added":
+                return jsonAnswer(c, 200, result.json);
+              case "replayed":
+                return jsonAnswer(c, 200, result.json, { "Idempotent-Replayed": "true" });
+              case "key-reused":
+                throw apiError(422, KEY_REUSED);
+              case "full":
+                throw apiError(
+                  507,
+                  result.limit === "tasks" ? fullOfTasks(limits.maxTasks) : fullOfBytes(limits.maxBytes),
+                );
+            }
+          },
+        },
+      },
+    },
+  ];
+}
+
+const LIST_TASKS = {
+  operationId: "listTasks",
+  summary: "Read the whole list in insertion order, or with `after` only the tasks after an id",
+  parameters: [parameter("IfNoneMatch"), parameter("After")],
+  responses: {
+    "200": {
+      description: "The list",
+      headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
+      content: json({ type: "array", items: schema("Task") }, INITIAL_TASKS),
+    },
+    "304": response("NotModified"),
+    "400": errorResponse("`after` is not a whole number of at most 15 digits", badCursor("after")),
+    "503": response("StoreUnavailable"),
+  },
+};
+
+function createTask(config: AppConfig) {
+  return {
+    operationId: "createTask",
+    summary: "Append a task; its id is the last task's id plus 1",
+    description:
+      "With an Idempotency-Key the task is added once: the same request again answers the same task with Idempotent-Replayed: true, whatever happened between, even once the list is full. The key is remembered with the task in the same atomic step, for at least 24 hours unless MAX_IDEMPOTENCY_KEYS newer keys push it out; with write tokens, each token has keys of its own, and only its own newer keys push them out. A request that fails remembers nothing.",
+    parameters: [parameter("IdempotencyKey")],
+    requestBody: {
+      required: true,
+      description: `At most ${config.maxBodyBytes} bytes. A missing Content-Type is read as JSON. Fields other than title and completed (id included) are ignored.`,
+      content: json(schema("NewTask"), { title: "Write the README", completed: false }),
+    },
+    responses: {
+      "200": {
+        description: "The created task, or with Idempotent-Replayed the task this key created before",
+        headers: { "Idempotent-Replayed": header("IdempotentReplayed") },
+        content: json(schema("Task"), { id: 3, title: "Write the README", completed: false }),
+      },
+      "400": {
+        description:
+          "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type",
+        content: {
+          "application/json": {
+            schema: schema("Error"),
+            examples: {
+              missing: { value: { message: MISSING_FIELD } },
+              key: { value: { message: BAD_IDEMPOTENCY_KEY } },
+            },
+          },
+        },
+      },
+      "408": errorResponse(
+        `No byte of the body came for ${BODY_SILENCE_MS / 1000} s`,
+        bodyStalled(BODY_SILENCE_MS / 1000),
+      ),
+      "409": errorResponse("A request with this Idempotency-Key is still being answered", KEY_IN_PROGRESS),
+      "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
+      "415": errorResponse("Content-Type is present and not JSON", NOT_JSON_TYPE),
+      "422": errorResponse("This Idempotency-Key came before with another title or completed", KEY_REUSED),
+      "503": response("StoreUnavailable"),
+      "507": {
+        description: `The list is full: it holds MAX_TASKS (${config.maxTasks}) tasks, or the task would take its JSON past MAX_LIST_BYTES (${config.maxListBytes} bytes)`,
+        content: {
+          "application/json": {
+            schema: schema("Error"),
+            examples: {
+              tasks: { value: { message: fullOfTasks(config.maxTasks) } },
+              bytes: { value: { message: fullOfBytes(config.maxListBytes) } },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Says once, at the first answer that shows the list's size, when the list already breaks a limit
+ * (it was made before the limit was lowered): it is served as it is, and POSTs answer 507.
+ */
+function limitCheck(config: AppConfig, logSink: LogSink): (usage: ListUsage) => void {
+  let checked = config.logLevel === "off" || config.logLevel === "error";
+  return (usage) => {
+    if (checked) return;
+    checked = true;
+    const warning = overLimitWarning(usage, listLimits(config));
+    if (warning !== undefined) logSink.log(logEvent("warn", warning));
+  };
+}

@@ -1,0 +1,64 @@
+// MAX_IDEMPOTENCY_KEYS bounds each write token's keys on its own in PostgreSQL, whichever process
+// sends them: one token's flood forgets only its own oldest keys, also on a list made before.
+import postgres from "postgres";
+import { afterAll, describe, expect, inject, test } from "vitest";
+import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import type { TaskStore } from "../../src/store/store.ts";
+import { asOperator } from "./servers.ts";
+
+const { url } = inject("postgres");
+const MAX_KEYS = 3;
+const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: MAX_KEYS };
+const pools: postgres.Sql[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((sql) => sql.end()));
+});
+
+/** A store as one server process makes it, on the list in `schema`. */
+async function storeOn(schema: string): Promise<PostgresStore> {
+  const sql = postgres(url, { max: 1, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
+  pools.push(sql);
+  const store = new PostgresStore((work) => work(sql), schema, {
+    listen: (channel, onNotify, onListen) => sql.listen(channel, onNotify, onListen),
+  });
+  await store.open();
+  return store;
+}
+
+async function send(store: TaskStore, scope: string, key: string, title: string): Promise<string> {
+  const fingerprint = `fingerprint of ${title}`;
+  return (await store.append({ title, completed: false }, LIMITS, { scope, key, fingerprint })).outcome;
+}
+
+async function flood(store: TaskStore, count: number, from = 0): Promise<void> {
+  for (let i = from; i < from + count; i++)
+    expect(await send(store, "flood", `flood-${i}`, `Flood ${i}`)).toBe("added");
+}
+
+describe("Idempotency-Keys of two write tokens in PostgreSQL", () => {
+  test("a token that sends more keys than the limit through another process forgets only its own oldest", async () => {
+    const one = await storeOn("token_keys");
+    const other = await storeOn("token_keys");
+    expect(await send(one, "victim", "mine", "Mine")).toBe("added");
+    await flood(other, MAX_KEYS + 5);
+    expect(await send(other, "victim", "mine", "Mine")).toBe("replayed");
+    expect(await send(one, "flood", `flood-${MAX_KEYS + 4}`, `Flood ${MAX_KEYS + 4}`)).toBe("replayed");
+    expect(await send(one, "flood", "flood-0", "Flood 0")).toBe("added");
+  });
+
+  test("on a list made before keys were counted per token, each token's keys are counted from what it holds", async () => {
+    const store = await storeOn("token_keys_before");
+    expect(await send(store, "victim", "mine", "Mine")).toBe("added");
+    await flood(store, MAX_KEYS);
+    // What a list made before per-token counts lacks; the next keyed append makes it again.
+    await asOperator(url, (sql) =>
+      sql.unsafe(
+        "DROP FUNCTION token_keys_before.append_keyed_v3; DROP TABLE token_keys_before.idempotency_scopes; DROP INDEX token_keys_before.idempotency_keys_by_scope",
+      ),
+    );
+    await flood(store, 2, MAX_KEYS);
+    expect(await send(store, "victim", "mine", "Mine")).toBe("replayed");
+    expect(await send(store, "flood", "flood-1", "Flood 1")).toBe("added");
+    expect(await send(store, "flood", `flood-${MAX_KEYS + 1}`, `Flood ${MAX_KEYS + 1}`)).toBe("replayed");
+  });
+});
