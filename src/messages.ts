@@ -28,6 +28,11 @@ export function bodyTooLarge(maxBodyBytes: number): string {
   return `Request body must be at most ${maxBodyBytes} bytes`;
 }
 
+/** The 408 for a body that went `seconds` without a byte before it was complete. */
+export function bodyStalled(seconds: number): string {
+  return `Request body stopped arriving: send the whole body without a pause of ${seconds} seconds`;
+}
+
 /** The 507 for a list that holds MAX_TASKS tasks. */
 export function fullOfTasks(maxTasks: number): string {
   return `Task list is full: it holds the maximum of ${maxTasks} tasks`;
@@ -56,6 +61,22 @@ export const STOPPING = "The server is stopping: connect again in a moment";
 
 /** The 503 past MAX_SUBSCRIBERS; the answer carries Retry-After. */
 export const TOO_MANY_SUBSCRIBERS = "Too many subscribers are following the list: try again in a moment";
+
+/** The 400 for a WebSocket handshake that lacks `header` as RFC 6455 asks for it. */
+export function badHandshake(
+  header: "Connection" | "Sec-WebSocket-Version" | "Sec-WebSocket-Key" | "Sec-WebSocket-Protocol",
+): string {
+  const wanted = {
+    Connection: "Connection must include upgrade",
+    "Sec-WebSocket-Version": "Sec-WebSocket-Version must be 13",
+    "Sec-WebSocket-Key": "Sec-WebSocket-Key must be 16 bytes in base64",
+    "Sec-WebSocket-Protocol": "Sec-WebSocket-Protocol must be a comma-separated list of tokens",
+  }[header];
+  return `${wanted} for a WebSocket: send a standard handshake, or no Upgrade header to get Server-Sent Events`;
+}
+
+/** The 400 for a WebSocket handshake the runtime refused although the service found nothing wrong with it. */
+export const HANDSHAKE_REFUSED = "The WebSocket handshake was refused: send a standard RFC 6455 handshake";
 
 /** The 410 for a task that was deleted; its id is never given again. */
 export const TASK_DELETED = "This task was deleted: read the list for the tasks it holds now";

@@ -3,30 +3,54 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { apiError } from "../errors.ts";
-import { BODY_CUT_OFF, bodyTooLarge, EMPTY_BODY, NOT_JSON, NOT_JSON_TYPE, NOT_UTF8 } from "../messages.ts";
+import { BODY_CUT_OFF, bodyStalled, bodyTooLarge, EMPTY_BODY, NOT_JSON, NOT_JSON_TYPE, NOT_UTF8 } from "../messages.ts";
 import { type DutyEnv, requestHeader } from "./request-duties.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
 
 /**
- * Reads a request body as text, counting bytes as they arrive: a body over `limit` bytes is
- * refused with 413 whatever its `Content-Length` says, and is not read further. A body the
- * client stops sending midway is refused with 400.
+ * How long a body may go without a byte before it is refused with 408: far longer than any pause
+ * of a client that is sending, short enough that stalled uploads cannot pile up (Deno has no time
+ * limit of its own, and Node's is for the whole request).
+ */
+export const BODY_SILENCE_MS = 10_000;
+
+/**
+ * Reads a request body, counting bytes as they arrive: a body over `limit` bytes is refused with
+ * 413 whatever its `Content-Length` says, and is not read further. A body the client stops
+ * sending midway is refused with 400, and one that goes {@link BODY_SILENCE_MS} without a byte
+ * with 408; either way what was read is let go.
  */
 export function readBody(c: Context<DutyEnv>, limit: number): Promise<Uint8Array> {
-  const request = c.req.raw;
   const declared = requestHeader(c, "content-length");
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
-  if (declared === undefined || !/^\d+$/.test(declared)) return readCounted(request, limit).catch(cutOff);
-  // The runtime reads at most the declared length, so the body is read whole. On Node this also
-  // skips the Web stream @hono/node-server builds when `body` is touched, which pins about 1 KiB
-  // per request until a late garbage collection. Counted all the same: an in-process Request may
-  // lie. A promise chain rather than an async function: one promise fewer per POST.
-  return request.arrayBuffer().then((buffer) => {
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= WHOLE_READ_BYTES) {
+    return readWhole(c.req.raw, limit).catch(cutOff);
+  }
+  return readCounted(c.req.raw, limit).catch(cutOff);
+}
+
+/**
+ * A declared body this small is read whole, the runtime's fastest way: on Node it skips the Web
+ * stream @hono/node-server builds once `body` is touched, which pins about 1 KiB a request until a
+ * late garbage collection. Its whole time is bounded by {@link BODY_SILENCE_MS} instead of its
+ * silences, and what a stalled one holds is at most this much.
+ */
+const WHOLE_READ_BYTES = 64 * 1024;
+
+function readWhole(request: Request, limit: number): Promise<Uint8Array> {
+  let fail: (error: unknown) => void = () => {};
+  const deadline = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const timer = setTimeout(() => fail(stalled()), BODY_SILENCE_MS);
+  const whole = request.arrayBuffer().then((buffer) => {
+    // Counted all the same: an in-process Request may lie about its length.
     if (buffer.byteLength > limit) throw tooLarge(limit);
     return new Uint8Array(buffer);
-  }, cutOff);
+  });
+  return Promise.race([whole, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Every runtime fails a read only when the client's connection ends mid-body: its mistake, not a 500. */
@@ -40,15 +64,38 @@ async function readCounted(request: Request, limit: number): Promise<Uint8Array>
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+  // One timer per body, not per chunk: when it fires it looks at when the last chunk came.
+  let heardAt = Date.now();
+  let silent = false;
+  const watch = () => {
+    const quiet = Date.now() - heardAt;
+    if (quiet < BODY_SILENCE_MS) {
+      timer = setTimeout(watch, BODY_SILENCE_MS - quiet);
+      return;
     }
-    chunks.push(value);
+    silent = true;
+    // Ends the pending read, and has the runtime let go of what it buffered for this body.
+    reader.cancel().catch(() => {});
+  };
+  let timer = setTimeout(watch, BODY_SILENCE_MS);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (silent) throw stalled();
+      if (done) break;
+      heardAt = Date.now();
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => {});
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    // A runtime may fail the read that the cancel ended rather than end it.
+    throw silent ? stalled() : error;
+  } finally {
+    clearTimeout(timer);
   }
   if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
   const body = new Uint8Array(size);
@@ -83,6 +130,10 @@ export function parseJson(body: Uint8Array): unknown {
     // Told apart only once parsing failed: an empty body is no JSON either.
     throw apiError(400, text.trim() === "" ? EMPTY_BODY : NOT_JSON);
   }
+}
+
+function stalled() {
+  return apiError(408, bodyStalled(BODY_SILENCE_MS / 1000));
 }
 
 function tooLarge(limit: number) {

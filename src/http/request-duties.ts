@@ -171,8 +171,9 @@ export function answerError(error: Error, c: Context<DutyEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
-    // Every 503 says when to try again.
-    const extra: Record<string, string> = error.status === 503 ? { "Retry-After": "1" } : {};
+    // Every 503 says when to try again; a 408 leaves the rest of its body unread, so the connection ends.
+    const extra: Record<string, string> =
+      error.status === 503 ? { "Retry-After": "1" } : error.status === 408 ? { Connection: "close" } : {};
     if (error instanceof ApiError) Object.assign(extra, error.headers);
     return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }), extra);
   }

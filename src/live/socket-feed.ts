@@ -1,18 +1,22 @@
-// WebSocket subscribers: the list followed from a cursor, one text message per task, on whichever
+// WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
+import { RESET_TEXT } from "../list/event-text.ts";
+import { TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
-
-/** Bytes a socket holds unsent before the feed waits for the subscriber to read. */
-const SOCKET_MARK_BYTES = 64 * 1024;
-/** How often a full socket is looked at again: WebSockets say how much they hold, not when it drains. */
-const DRAIN_POLL_MS = 10;
-/** "Try again later": the close code for a subscriber cut off for not reading. */
-const TRY_AGAIN_LATER = 1013;
-/** "Going away": the close code for subscribers of a server that is stopping. */
-const GOING_AWAY = 1001;
+import {
+  DRAIN_POLL_MS,
+  GOING_AWAY,
+  MESSAGE_TOO_BIG,
+  SOCKET_MARK_BYTES,
+  TOO_BIG_REASON,
+  TOO_FAR_BEHIND,
+  TRY_AGAIN_LATER,
+  tooBig,
+} from "./socket-rules.ts";
+import type { Subscribers } from "./subscribers.ts";
 
 /** The socket's own count of bytes sent but not yet written: `bufferedAmount`, or Bun's `getBufferedAmount()`. */
 function buffered(ws: WSContext): number {
@@ -23,25 +27,30 @@ function buffered(ws: WSContext): number {
 
 /**
  * The events of a WebSocket that follows the list from `cursor`, until it closes, the store fails,
- * or `closing` aborts (the server is stopping). `leave` is called once when the feed ends.
+ * or `closing` aborts (the server is stopping). It takes one of `subscribers`' places when it opens
+ * (or closes with 1013 if none is left) and gives it back when it ends, however it ends.
  */
 export function socketFeed(
   store: TaskStore,
   cursor: number,
   frames: TaskFrames,
   closing: AbortSignal | undefined,
-  leave: () => void,
+  subscribers: Subscribers,
 ): WSEvents {
   const stop = new AbortController();
   let finish: (() => void) | undefined;
+  let leave: (() => void) | undefined;
   const end = () => {
     // Every subscriber listens to the one closing signal: one that leaves must not stay on it.
     if (finish !== undefined) closing?.removeEventListener("abort", finish);
     stop.abort();
-    leave();
+    leave?.();
   };
   return {
     onOpen(_event, ws) {
+      leave = subscribers.join();
+      // Others opened since this one was let in, and took the last places.
+      if (leave === undefined) return ws.close(TRY_AGAIN_LATER, TOO_MANY_SUBSCRIBERS);
       const sink: Sink = {
         full: () => buffered(ws) >= SOCKET_MARK_BYTES,
         drained: (signal) =>
@@ -53,9 +62,10 @@ export function socketFeed(
               }
             }, DRAIN_POLL_MS);
           }),
-        send: (task, fresh) => ws.send(frames.text(task, fresh)),
+        send: (event, fresh) => ws.send(frames.text(event, fresh)),
+        reset: () => ws.send(RESET_TEXT),
         keepAlive: () => {},
-        cutOff: () => ws.close(TRY_AGAIN_LATER, "Too far behind: connect again with your cursor"),
+        cutOff: () => ws.close(TRY_AGAIN_LATER, TOO_FAR_BEHIND),
       };
       finish = () => {
         end();
@@ -67,6 +77,10 @@ export function socketFeed(
         end();
         ws.close(TRY_AGAIN_LATER, "The list cannot be read now: connect again with your cursor");
       });
+    },
+    // The service reads no message; where the runtime cannot refuse a big one unread, it is refused here.
+    onMessage(event, ws) {
+      if (tooBig(event.data)) ws.close(MESSAGE_TOO_BIG, TOO_BIG_REASON);
     },
     onClose: end,
     onError: end,

@@ -14,6 +14,11 @@ export class Subscribers {
     return this.#count;
   }
 
+  /** Whether every place is taken: a newcomer would be refused now. */
+  get full(): boolean {
+    return this.#count >= this.#max;
+  }
+
   /** Takes a place and returns the function that gives it back (once), or undefined when all are taken. */
   join(): (() => void) | undefined {
     if (this.#count >= this.#max) return undefined;

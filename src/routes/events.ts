@@ -1,13 +1,7 @@
 // Following the list: GET /tasks/events answers Server-Sent Events, or with `Upgrade: websocket` a
 // WebSocket, from the reader's cursor on.
-import { apiError } from "../errors.ts";
-import { answer } from "../http/request-duties.ts";
-import { parseCursor } from "../live/cursor.ts";
-import { eventStream } from "../live/event-stream.ts";
-import { TaskFrames } from "../live/frames.ts";
-import { socketFeed } from "../live/socket-feed.ts";
-import { Subscribers } from "../live/subscribers.ts";
-import { badCursor, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
+import { subscription } from "../live/subscribe.ts";
+import { badCursor, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { errorResponse, header, parameter, response } from "../pages/openapi-parts.ts";
 import type { Route, RouteContext } from "./route.ts";
@@ -18,8 +12,6 @@ const EVENT_STREAM_TYPE = "text/event-stream";
 
 /** GET and HEAD of the list's changes. */
 export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closing }: RouteContext): Route[] {
-  const frames = new TaskFrames();
-  const subscribers = new Subscribers(config.maxSubscribers);
   return [
     {
       paths: [EVENTS_PATH],
@@ -34,33 +26,13 @@ export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closi
             summary: "What GET answers, without the body; nothing is followed",
             without: ["101", "503"],
           },
-          handler: (c) => {
-            // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
-            const cursor =
-              parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ??
-              parseCursor(c.req.query("after"), "after") ??
-              0;
-            const headers = { "Content-Type": EVENT_STREAM_TYPE, "Cache-Control": "no-cache" };
-            if (c.req.method === "HEAD") return answer(c, 200, null, headers);
-            if (closing?.aborted) throw apiError(503, STOPPING);
-            const socket = c.req.header("Upgrade")?.toLowerCase() === "websocket";
-            if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
-            const leave = subscribers.join();
-            if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
-            if (socket && upgradeWebSocket !== undefined) {
-              return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, leave)).catch((error: unknown) => {
-                leave();
-                throw error;
-              });
-            }
-            return answer(
-              c,
-              200,
-              eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),
-              headers,
-              null,
-            );
-          },
+          handler: subscription({
+            store,
+            maxSubscribers: config.maxSubscribers,
+            closing,
+            upgradeWebSocket,
+            openSocket,
+          }),
         },
       },
     },
@@ -83,7 +55,10 @@ function followTasks(maxSubscribers: number): Operation {
         headers: { "Cache-Control": header("CacheControl") },
         content: { [EVENT_STREAM_TYPE]: { schema: { type: "string" } } },
       },
-      "400": errorResponse("The cursor is not a whole number of at most 15 digits", badCursor("after")),
+      "400": errorResponse(
+        "The cursor is not a whole number of at most 15 digits, or a WebSocket handshake lacks what RFC 6455 asks",
+        badCursor("after"),
+      ),
       "503": {
         ...response("StoreUnavailable"),
         description: `MAX_SUBSCRIBERS (${maxSubscribers}) follow the list already ("${TOO_MANY_SUBSCRIBERS}"), the server is stopping, or the store cannot be reached: try again after Retry-After`,

@@ -6,7 +6,7 @@ import { apiError } from "../errors.ts";
 import { conditionalAnswer } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { toNewTask } from "../http/new-task.ts";
-import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
+import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
@@ -16,6 +16,7 @@ import { parseCursor } from "../live/cursor.ts";
 import {
   BAD_IDEMPOTENCY_KEY,
   badCursor,
+  bodyStalled,
   bodyTooLarge,
   fullOfBytes,
   fullOfTasks,
@@ -139,6 +140,10 @@ function createTask(config: AppConfig) {
           },
         },
       },
+      "408": errorResponse(
+        `No byte of the body came for ${BODY_SILENCE_MS / 1000} s`,
+        bodyStalled(BODY_SILENCE_MS / 1000),
+      ),
       "409": errorResponse("A request with this Idempotency-Key is still being answered", KEY_IN_PROGRESS),
       "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
       "415": errorResponse("Content-Type is present and not JSON", NOT_JSON_TYPE),

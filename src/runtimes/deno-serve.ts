@@ -1,8 +1,9 @@
 // The entry of `deno serve`: the Deno server's app, handed to Deno's own server, which takes its
 // port and host from `--port` and `--host` rather than PORT and HOST.
-import { upgradeWebSocket } from "hono/deno";
+
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { denoLogSink as logSink } from "./deno-log.ts";
+import { upgradeWebSocket } from "./deno-sockets.ts";
 import { startServerApp } from "./server.ts";
 
 // Deno copies a byte body into each Response it is given, and takes a string as it is.

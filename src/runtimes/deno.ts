@@ -1,7 +1,7 @@
 // The Deno entry: Deno.serve on PORT and HOST.
-import { upgradeWebSocket } from "hono/deno";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { denoLogSink as logSink } from "./deno-log.ts";
+import { upgradeWebSocket } from "./deno-sockets.ts";
 import { startServerApp } from "./server.ts";
 
 // Deno copies a byte body into each Response it is given, and takes a string as it is.
@@ -10,6 +10,18 @@ const { app, listen, stop } = await startServerApp(Deno.env.toObject(), openNode
   upgradeWebSocket,
 });
 
+// Deno's shutdown cuts off a request body still arriving, so a stop first lets the answers in
+// flight finish; until then the server still takes connections, and a subscriber gets 503.
+const inFlight = new Set<Promise<Response>>();
+const answer = (request: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {
+  const response = app.fetch(request, info);
+  if (response instanceof Promise) {
+    inFlight.add(response);
+    const settled = () => inFlight.delete(response);
+    response.then(settled, settled);
+  }
+  return response;
+};
 const server = Deno.serve(
   {
     port: listen.port,
@@ -17,11 +29,14 @@ const server = Deno.serve(
     onListen: ({ port }) =>
       console.log(`Task list service (Deno ${Deno.version.deno}) listening on http://${listen.host}:${port}`),
   },
-  app.fetch,
+  answer,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {
-    await stop(() => server.shutdown());
+    await stop(async () => {
+      await Promise.allSettled(inFlight);
+      await server.shutdown();
+    });
     logSink.flush();
     Deno.exit(0);
   });

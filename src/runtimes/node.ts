@@ -1,10 +1,10 @@
 // The Node entry: @hono/node-server on PORT and HOST.
 
 import type { Server } from "node:http";
-import { type HttpBindings, serve, upgradeWebSocket, type WebSocketServerLike } from "@hono/node-server";
-import { WebSocketServer } from "ws";
+import { type HttpBindings, serve } from "@hono/node-server";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
+import { serveSockets, upgradeWebSocket } from "./node-sockets.ts";
 import { startServerApp } from "./server.ts";
 
 // Straight to the streams: a batch is one string already, and console would format it again.
@@ -20,12 +20,14 @@ const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, 
   upgradeWebSocket,
 });
 
-// The server hands WebSocket upgrades to ws, which the app's upgrades then take. ws types its
-// options `noServer?: boolean | undefined`, which this project's exact optional types tell apart.
-const websocket = { server: new WebSocketServer({ noServer: true }) as WebSocketServerLike };
-const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, websocket }, (info) => {
+// Node's own time limits: the headers within 10 s, as on Bun (looked at every second rather than
+// every 30), an idle keep-alive closed after 5 s. A body that stops arriving is refused by the app
+// after 10 s of silence (BODY_SILENCE_MS); an event stream is an answer, never cut by these.
+const serverOptions = { headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
+const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, serverOptions }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
 });
+serveSockets(server as Server, app.fetch);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     await stop(

@@ -17,6 +17,8 @@ export const upgradeWebSocket: UpgradeWebSocket<WebSocket> = defineWebSocketHelp
     url: c.req.url,
     protocol: null,
   });
+  // workerd gathers a message whole (up to its own cap) before the feed sees it and refuses it.
+  server.addEventListener("message", (event) => events.onMessage?.(event, ws));
   server.addEventListener("close", (event) => events.onClose?.(event, ws));
   server.addEventListener("error", (event) => events.onError?.(event, ws));
   events.onOpen?.(new Event("open"), ws);

@@ -8,6 +8,7 @@ import type { Runtime } from "../support/server.ts";
 import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS } from "./configured.ts";
 import { describeConformance } from "./describe.ts";
+import { describeHostileSockets, describeVanishedSubscriber } from "./hostile-sockets.ts";
 import type { ConformanceOptions } from "./suite.ts";
 import { DEFAULT_MAX_LIST_BYTES } from "./table.ts";
 
@@ -36,6 +37,8 @@ export function describeRuntimeConformance(runtime: Runtime): void {
     lateLeaving: runtime === "wrangler",
   });
   describeStartRefusals(runtime);
+  // Workers cannot ping a WebSocket: docs/live-changes.md says what the platform does instead.
+  if (runtime !== "wrangler") describeVanishedSubscriber(runtime);
 }
 
 /** The largest MAX_LIST_BYTES each runtime's stores can serve, as the contract's "Limits" asks them to refuse more. */
@@ -111,6 +114,11 @@ function describeServer(
     });
     if (options.tokens === undefined) return;
     const tokens = options.tokens;
+    describeHostileSockets(runtime, server, {
+      basePath: options.basePath ?? "",
+      token: tokens.read,
+      maxSubscribers: options.maxSubscribers ?? 1,
+    });
 
     test(`the ${runtime} server answers 401 to a POST without a token before the client sends its body`, async () => {
       const running = server();

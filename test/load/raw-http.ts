@@ -46,9 +46,19 @@ export class RawConnection {
     });
   }
 
+  /** Whether the server has closed the connection (or it was dropped). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   /** Everything received so far. */
   get received(): string {
     return this.#received;
+  }
+
+  /** Whether the connection has closed, from either end. */
+  get isClosed(): boolean {
+    return this.#closed;
   }
 
   /** Resolves with the first complete response, or undefined if the server closed without one. */

@@ -1,7 +1,11 @@
 import { expect, test } from "vitest";
-import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
+import { describeHostileSockets } from "../conformance/hostile-sockets.ts";
+import { describeAlongside } from "../support/describe-alongside.ts";
+import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
 import { describeDurableServer, listByteLimit } from "./durable-server.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
+
+const HOSTILE_TOKEN = "hostile-sockets-read-0123456789";
 
 // `wrangler dev --env durable`, with local state in a new temporary directory that
 // test/support/server.ts passes as --persist-to, keeps across the restart, and removes at the end.
@@ -21,4 +25,14 @@ test("TASK_STORE=durable outside the durable environment stops wrangler dev, nam
   const failure = await startFailure("wrangler", { TASK_STORE: "durable" });
   expectNonZeroExit(failure);
   expect(failure).toContain("TASK_STORE is durable but the TASK_LIST Durable Object binding is missing");
+});
+
+// The Durable Object counts its WebSocket subscribers itself: the same hostile handshakes and frames.
+describeAlongside("wrangler server, --env durable, MAX_SUBSCRIBERS=3", () => {
+  const server = useServer(
+    "wrangler",
+    { MAX_SUBSCRIBERS: "3", READ_TOKENS: HOSTILE_TOKEN },
+    { environment: "durable" },
+  );
+  describeHostileSockets("wrangler", server, { basePath: "", token: HOSTILE_TOKEN, maxSubscribers: 3 });
 });

@@ -1,0 +1,95 @@
+// Admitting a subscriber to /tasks/events: an event stream, or a WebSocket once its handshake is
+// sound. A subscriber takes a place only once it really follows the list, and gives it back
+// however it ends.
+import type { Context } from "hono";
+import type { UpgradeWebSocket } from "hono/ws";
+import { apiError } from "../errors.ts";
+import { answer, type DutyEnv, type DutyHandler } from "../http/request-duties.ts";
+import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
+import type { TaskStore } from "../store/store.ts";
+import { parseCursor } from "./cursor.ts";
+import { eventStream } from "./event-stream.ts";
+import { TaskFrames } from "./frames.ts";
+import { socketFeed } from "./socket-feed.ts";
+import { Subscribers } from "./subscribers.ts";
+
+/** A Sec-WebSocket-Key: 16 bytes in base64. */
+const SOCKET_KEY = /^[A-Za-z0-9+/]{21}[AQgw]==$/;
+/** Sec-WebSocket-Protocol: a comma-separated list of HTTP tokens. */
+const PROTOCOLS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+)*$/;
+
+/** What the events route is built from; see the options of the same names in `createApp`. */
+export interface SubscriptionOptions {
+  readonly store: TaskStore;
+  readonly maxSubscribers: number;
+  readonly closing: AbortSignal | undefined;
+  readonly upgradeWebSocket: UpgradeWebSocket | undefined;
+  readonly openSocket: ((request: Request, cursor: number) => Response | Promise<Response>) | undefined;
+}
+
+/** The handler of `GET /tasks/events`: the stream's headers for HEAD, else a subscription. */
+export function subscription({
+  store,
+  maxSubscribers,
+  closing,
+  upgradeWebSocket,
+  openSocket,
+}: SubscriptionOptions): DutyHandler {
+  const frames = new TaskFrames();
+  const subscribers = new Subscribers(maxSubscribers);
+  return (c) => {
+    // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
+    const cursor =
+      parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
+    const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
+    if (c.req.method === "HEAD") return answer(c, 200, null, headers);
+    if (closing?.aborted) throw apiError(503, STOPPING);
+    const socket = wantsSocket(c) && (openSocket !== undefined || upgradeWebSocket !== undefined);
+    if (socket) checkHandshake(c);
+    if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
+    if (socket && upgradeWebSocket !== undefined) {
+      // Refused now while every place is taken; the place itself is taken once the socket opens.
+      if (subscribers.full) throw apiError(503, TOO_MANY_SUBSCRIBERS);
+      return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, subscribers)).catch(() => {
+        throw apiError(400, HANDSHAKE_REFUSED);
+      });
+    }
+    const leave = subscribers.join();
+    if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
+    return answer(
+      c,
+      200,
+      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),
+      headers,
+      null,
+    );
+  };
+}
+
+/** Whether the request asks for a WebSocket: `Upgrade` names it, in any case (RFC 6455). */
+function wantsSocket(c: Context<DutyEnv>): boolean {
+  return hasToken(c.req.header("Upgrade"), "websocket");
+}
+
+/**
+ * Refuses with 400 a WebSocket handshake that RFC 6455 would not accept, before any runtime sees
+ * it: runtimes answer such handshakes each their own way, some with a 500 and no message.
+ */
+function checkHandshake(c: Context<DutyEnv>): void {
+  if (!hasToken(c.req.header("Connection"), "upgrade")) throw apiError(400, badHandshake("Connection"));
+  if (c.req.header("Sec-WebSocket-Version")?.trim() !== "13") {
+    throw apiError(400, badHandshake("Sec-WebSocket-Version"));
+  }
+  if (!SOCKET_KEY.test(c.req.header("Sec-WebSocket-Key")?.trim() ?? "")) {
+    throw apiError(400, badHandshake("Sec-WebSocket-Key"));
+  }
+  const protocols = c.req.header("Sec-WebSocket-Protocol");
+  if (protocols !== undefined && !PROTOCOLS.test(protocols.trim())) {
+    throw apiError(400, badHandshake("Sec-WebSocket-Protocol"));
+  }
+}
+
+/** Whether a comma-separated header value holds `token`, in any case. */
+function hasToken(value: string | undefined, token: string): boolean {
+  return value?.split(",").some((part) => part.trim().toLowerCase() === token) ?? false;
+}

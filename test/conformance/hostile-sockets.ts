@@ -1,0 +1,275 @@
+// WebSocket handshakes and frames that clients' libraries refuse to send, written on raw sockets to
+// a real server: refusals are 4xx with the contract's JSON message and take no subscriber place, a
+// subscriber may not send big messages, and one that vanished loses its place.
+import { setTimeout as sleep } from "node:timers/promises";
+import { expect, test } from "vitest";
+import { expectMessageBody, requestHead } from "../load/http.ts";
+import { RawConnection, type RawResponse } from "../load/raw-http.ts";
+import { describeAlongside } from "../support/describe-alongside.ts";
+import type { RunningServer, Runtime } from "../support/server.ts";
+import { useServer } from "../support/server-fixture.ts";
+
+/** A valid Sec-WebSocket-Key: 16 bytes in base64. */
+const KEY = "dGhlIHNhbXBsZSBub25jZQ==";
+/** A cursor past every task: the socket gets nothing, so the first frame it gets is the server's. */
+const QUIET_PATH = "/tasks/events?after=999999999";
+/** Seconds the services let a subscriber go without answering a ping, with time to spare: docs/live-changes.md. */
+const PLACE_FREED_S = 90;
+/** How long a place may take to come free behind wrangler dev's local proxy once a client leaves. */
+const PLACE_FREED_LATE_MS = 30_000;
+
+/** How a test reaches the server: its base path and the read token, if it needs one. */
+export interface SocketTarget {
+  readonly basePath: string;
+  readonly token: string | undefined;
+  readonly maxSubscribers: number;
+}
+
+/** The headers of a WebSocket handshake, with `changes` made (undefined drops a header). */
+function handshake(target: SocketTarget, changes: Record<string, string | undefined> = {}): Record<string, string> {
+  const headers: Record<string, string | undefined> = {
+    Upgrade: "websocket",
+    Connection: "Upgrade",
+    "Sec-WebSocket-Version": "13",
+    "Sec-WebSocket-Key": KEY,
+    ...(target.token === undefined ? {} : { Authorization: `Bearer ${target.token}` }),
+    ...changes,
+  };
+  return Object.fromEntries(
+    Object.entries(headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+/** Sends one handshake on a raw connection and resolves with the answer's head (and body, unless it switched). */
+async function upgrade(
+  server: RunningServer,
+  target: SocketTarget,
+  changes: Record<string, string | undefined> = {},
+  path = QUIET_PATH,
+): Promise<{ connection: RawConnection; response: RawResponse | undefined }> {
+  const connection = new RawConnection(server.baseUrl);
+  await connection.connected;
+  await connection.write(requestHead("GET", `${target.basePath}${path}`, handshake(target, changes)));
+  return { connection, response: await connection.response() };
+}
+
+/** Expects a refusal with `status` and the contract's JSON message. */
+function expectRefusal(response: RawResponse | undefined, status: number): void {
+  expect(response?.status).toBe(status);
+  expect(response?.headers.get("content-type")).toBe("application/json");
+  expectMessageBody(response?.body ?? "");
+}
+
+/** A client frame (masked, as RFC 6455 asks of clients) whose header declares `declared` bytes, with `payload` after it. */
+function clientFrame(opcode: number, declared: number, payload: Buffer): Buffer {
+  const head =
+    declared < 126
+      ? Buffer.from([0x80 | opcode, 0x80 | declared])
+      : Buffer.concat([Buffer.from([0x80 | opcode, 0x80 | 127]), bigLength(declared)]);
+  const mask = Buffer.from([1, 2, 3, 4]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ (mask[i % 4] ?? 0)));
+  return Buffer.concat([head, mask, masked]);
+}
+
+function bigLength(length: number): Buffer {
+  const bytes = Buffer.alloc(8);
+  bytes.writeBigUInt64BE(BigInt(length));
+  return bytes;
+}
+
+/** The frames the server sent after its 101, as opcode and payload (server frames are not masked). */
+function serverFrames(received: string): { opcode: number; payload: Buffer }[] {
+  let bytes = Buffer.from(received.slice(received.indexOf("\r\n\r\n") + 4), "latin1");
+  const frames: { opcode: number; payload: Buffer }[] = [];
+  while (bytes.length >= 2) {
+    let length = (bytes[1] ?? 0) & 0x7f;
+    let offset = 2;
+    if (length === 126) [length, offset] = [bytes.readUInt16BE(2), 4];
+    else if (length === 127) [length, offset] = [Number(bytes.readBigUInt64BE(2)), 10];
+    if (bytes.length < offset + length) break;
+    frames.push({ opcode: (bytes[0] ?? 0) & 0x0f, payload: bytes.subarray(offset, offset + length) });
+    bytes = bytes.subarray(offset + length);
+  }
+  return frames;
+}
+
+/** The close code the server sent, once it sent one or closed the connection (undefined then). */
+async function closeCode(connection: RawConnection): Promise<number | undefined> {
+  for (;;) {
+    const close = serverFrames(connection.received).find((frame) => frame.opcode === 0x8);
+    if (close !== undefined) return close.payload.length >= 2 ? close.payload.readUInt16BE(0) : 1005;
+    if (connection.closed) return undefined;
+    await sleep(20);
+  }
+}
+
+/**
+ * Registers the hostile handshake and frame cases against `server`, which runs with
+ * MAX_SUBSCRIBERS = `target.maxSubscribers` (and a read token, if `target.token` is set).
+ */
+export function describeHostileSockets(runtime: Runtime, server: () => RunningServer, target: SocketTarget): void {
+  const malformed: Record<string, string | undefined>[] = [
+    { "Sec-WebSocket-Version": "99" },
+    { "Sec-WebSocket-Key": undefined },
+    { "Sec-WebSocket-Key": "short" },
+    { Connection: undefined },
+    { Connection: "keep-alive" },
+    { "Sec-WebSocket-Protocol": "two words" },
+  ];
+  // wrangler dev's local proxy makes a handshake of its own to the Worker, and answers the client
+  // itself: text for what it refuses, 101 for what it lets through. Cloudflare's edge is not it.
+  const proxied = runtime === "wrangler";
+  test(`malformed WebSocket handshakes answer 400 with a JSON message${proxied ? " (or what wrangler dev's proxy answers), never a 5xx" : ""}, and ${target.maxSubscribers} of each leave every subscriber place free`, async () => {
+    for (const changes of malformed) {
+      for (let i = 0; i < target.maxSubscribers; i++) {
+        const { connection, response } = await upgrade(server(), target, changes);
+        connection.destroy();
+        // Handshakes the proxy lets through take places that free late: past them a 503, the limit's answer.
+        if (proxied) expect([response?.status]).not.toContain(500);
+        else expectRefusal(response, 400);
+      }
+    }
+    // Behind wrangler dev's proxy a socket's end reaches the Worker a little later.
+    const deadline = Date.now() + (proxied ? PLACE_FREED_LATE_MS : 0);
+    for (;;) {
+      const { connection, response } = await upgrade(server(), target);
+      connection.destroy();
+      if (response?.status === 101 || Date.now() >= deadline) {
+        expect(response?.status).toBe(101);
+        break;
+      }
+      await sleep(200);
+    }
+  });
+
+  /** A handshake that takes a place: behind wrangler dev's proxy, places earlier tests held come free late. */
+  const admitted = async (changes: Record<string, string | undefined> = {}) => {
+    const deadline = Date.now() + (proxied ? PLACE_FREED_LATE_MS : 0);
+    for (;;) {
+      const opened = await upgrade(server(), target, changes);
+      if (opened.response?.status !== 503 || Date.now() >= deadline) return opened;
+      opened.connection.destroy();
+      await sleep(200);
+    }
+  };
+
+  test("Upgrade: WebSocket, in any case, opens the socket as RFC 6455 allows", async () => {
+    const { connection, response } = await admitted({ Upgrade: "WebSocket", Connection: "upgrade" });
+    connection.destroy();
+    expect(response?.status).toBe(101);
+  });
+
+  if (target.token !== undefined) {
+    test("a WebSocket handshake without a token answers 401 with the JSON message", async () => {
+      const { connection, response } = await upgrade(server(), target, { Authorization: undefined });
+      connection.destroy();
+      expectRefusal(response, 401);
+    });
+  }
+
+  test("a WebSocket handshake with a malformed cursor answers 400 with the JSON message", async () => {
+    const { connection, response } = await upgrade(server(), target, {}, "/tasks/events?after=-1");
+    connection.destroy();
+    expectRefusal(response, 400);
+  });
+
+  test("a WebSocket handshake past MAX_SUBSCRIBERS answers 503 with Retry-After and the JSON message", async () => {
+    const held: RawConnection[] = [];
+    try {
+      let refused: RawResponse | undefined;
+      while (refused === undefined) {
+        expect(held.length).toBeLessThanOrEqual(target.maxSubscribers);
+        const { connection, response } = await upgrade(server(), target);
+        held.push(connection);
+        if (response?.status !== 101) refused = response;
+      }
+      expectRefusal(refused, 503);
+      expect(refused.headers.get("retry-after")).not.toBeNull();
+    } finally {
+      for (const connection of held) connection.destroy();
+    }
+  });
+
+  test("a message over 4 KiB closes the socket with 1009", async () => {
+    const { connection, response } = await admitted();
+    try {
+      expect(response?.status).toBe(101);
+      await connection.write(clientFrame(0x1, 8 * 1024, Buffer.alloc(8 * 1024, "x")).toString("latin1"));
+      expect(await closeCode(connection)).toBe(1009);
+    } finally {
+      connection.destroy();
+    }
+  });
+
+  // Deno gathers a message whole before the service sees it: describeVanishedSubscriber shows it let go.
+  if (runtime !== "deno") {
+    test("a frame that declares 50 MiB is refused after its header, with 1009 or the connection closed", async () => {
+      const { connection, response } = await admitted();
+      try {
+        expect(response?.status).toBe(101);
+        await connection.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(64 * 1024)).toString("latin1"));
+        expect([1009, undefined]).toContain(await closeCode(connection));
+      } finally {
+        connection.destroy();
+      }
+    });
+  }
+}
+
+/** Resolves once the one place of a MAX_SUBSCRIBERS=1 server takes a new WebSocket; fails after {@link PLACE_FREED_S}. */
+async function placeFreed(server: RunningServer, target: SocketTarget): Promise<void> {
+  const deadline = Date.now() + PLACE_FREED_S * 1000;
+  for (;;) {
+    const { connection, response } = await upgrade(server, target);
+    connection.destroy();
+    if (response?.status === 101) return;
+    expect(response?.status).toBe(503);
+    expect(Date.now(), "the subscriber holding the place must lose it").toBeLessThan(deadline);
+    await sleep(1_000);
+  }
+}
+
+/**
+ * On a server of its own with one subscriber place, beside the file's other suites since it waits:
+ * a WebSocket subscriber that never answers the server's pings (a client that vanished without
+ * closing) loses its place, and a new subscriber gets it.
+ */
+export function describeVanishedSubscriber(runtime: Runtime): void {
+  describeAlongside(`${runtime} server with MAX_SUBSCRIBERS=1 and a subscriber that vanished`, () => {
+    const server = useServer(runtime, { LOG_LEVEL: "warn", MAX_SUBSCRIBERS: "1" });
+    const target: SocketTarget = { basePath: "", token: undefined, maxSubscribers: 1 };
+
+    test(
+      `a subscriber that stalls inside a frame declaring 50 MiB is dropped within ${PLACE_FREED_S} s, and its place comes free`,
+      async () => {
+        const { connection: stalled, response } = await upgrade(server(), target);
+        try {
+          expect(response?.status).toBe(101);
+          // Node and Bun refuse the frame from its header; Deno gathers it, but its sender cannot
+          // answer a ping from inside a frame, so Deno drops it when the ping goes unanswered.
+          await stalled.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(1024 ** 2)).toString("latin1"));
+          await placeFreed(server(), target);
+        } finally {
+          stalled.destroy();
+        }
+      },
+      (PLACE_FREED_S + 30) * 1000,
+    );
+
+    test(
+      `a WebSocket subscriber that answers no ping is pinged, and loses its place within ${PLACE_FREED_S} s`,
+      async () => {
+        const { connection: silent, response } = await upgrade(server(), target);
+        try {
+          expect(response?.status).toBe(101);
+          // The raw connection reads, so the server sees a live TCP peer that never answers.
+          await placeFreed(server(), target);
+          expect(serverFrames(silent.received).some((frame) => frame.opcode === 0x9)).toBe(true);
+        } finally {
+          silent.destroy();
+        }
+      },
+      (PLACE_FREED_S + 30) * 1000,
+    );
+  });
+}
