@@ -130,14 +130,22 @@ export function taskEventCases(sockets: boolean): StatefulCase[] {
         for (const from of [cursor, cursor + 1, cursor + 2, cursor + 3]) {
           const resumed = await subscribe(client, "", { "Last-Event-ID": String(from) });
           try {
-            const expected = [
+            // What a subscriber that followed until change `from` saw of the changes since `cursor`.
+            const since: Change[] = [
+              { id: cursor + 1, event: "update", data: { ...first, title: "Resumed over, renamed" } },
               { id: cursor + 2, event: "update", data: { ...second, completed: true } },
               { id: cursor + 3, event: "delete", data: { id: first.id } },
               { id: cursor + 4, event: "task", data: third },
-            ].filter((change) => change.id > from);
+            ];
+            const expected = since.filter((change) => (change.id ?? 0) > from && change.id !== cursor + 1);
             const got = await resumed.take(expected.length, `the changes after ${from}`);
             checkEqual(got.map(fromStream), expected, `the changes after change ${from}`);
-            await checkHeld(client, [...changes, ...got.map(fromStream)], `the list held resuming from ${from}`);
+            const seenBefore = since.filter((change) => (change.id ?? 0) <= from);
+            await checkHeld(
+              client,
+              [...changes, ...seenBefore, ...got.map(fromStream)],
+              `the list held resuming from ${from}`,
+            );
           } finally {
             resumed.close();
           }
