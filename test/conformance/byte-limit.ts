@@ -131,8 +131,9 @@ export async function fillTo(client: Client, target: number): Promise<void> {
       titleBytes = Math.min(maxTitleBytes, room - fixed - (taskBytes(lastId + 2, "") + 1 + PREFIX_BYTES));
     }
     const created = await client.create({ title: titleOfBytes(titleBytes), completed: false });
-    checkEqual(created.id, lastId + 1, "id of a filler task");
-    bytes += fixed + titleBytes;
+    // The first filler may come after ids given to tasks since deleted: its JSON counts its own id.
+    if (posts > 0) checkEqual(created.id, lastId + 1, "id of a filler task");
+    bytes += taskBytes(created.id, "") + (count > 0 ? 1 : 0) + titleBytes;
     lastId = created.id;
     count += 1;
   }
