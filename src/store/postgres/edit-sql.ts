@@ -40,9 +40,12 @@ export function changeUpgrades(s: string, schema: string): string {
   END IF;`;
 }
 
-/** The If-Match versions, sent as a JSON array (or null): the driver sends no arrays without its type lookup. */
+/**
+ * The If-Match versions, sent as a JSON array (or null for none): the driver sends no arrays
+ * without its type lookup. An empty array (an If-Match of weak tags only) stays empty, matching nothing.
+ */
 function versions(parameter: string): string {
-  return `(SELECT array_agg(v) FROM jsonb_array_elements_text(${parameter}::text::jsonb) AS v)`;
+  return `(CASE WHEN ${parameter}::text IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${parameter}::text::jsonb)) END)`;
 }
 
 /** The statements that call the edit functions; their If-Match parameter is a JSON array of versions, or null. */
@@ -79,7 +82,7 @@ export function editFunctions(s: string): string {
       END IF;
       old_bytes := octet_length(${ROW_JSON});`;
   return `CREATE FUNCTION ${s}.update_task_${EDITS_VERSION}(
-      task_id integer, new_title_json text, new_completed boolean, if_match text[], max_bytes bigint, channel text
+      task_id bigint, new_title_json text, new_completed boolean, if_match text[], max_bytes bigint, channel text
     ) ${answer}
     BEGIN
       ${found}
@@ -102,7 +105,7 @@ export function editFunctions(s: string): string {
         l.json_bytes::float8;
     END
     $fn$;
-    CREATE FUNCTION ${s}.remove_task_${EDITS_VERSION}(task_id integer, if_match text[], channel text) ${answer}
+    CREATE FUNCTION ${s}.remove_task_${EDITS_VERSION}(task_id bigint, if_match text[], channel text) ${answer}
       forgotten_through bigint;
     BEGIN
       ${found}
