@@ -33,7 +33,8 @@ export function hyperdriveStore(
       const sql = postgres(binding.connectionString, {
         max: 1,
         fetch_types: false,
-        connect_timeout: 5,
+        // As the servers' pool: a database busy opening many connections at once can take seconds.
+        connect_timeout: 10,
         onnotice: () => {},
       });
       try {
