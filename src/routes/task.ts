@@ -10,7 +10,7 @@ import { answer, type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
-import type { IfMatch, WriteResult } from "../store/store.ts";
+import type { IfMatch, TaskPatch, WriteResult } from "../store/store.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { TASK_ID_PARAMETER, taskOperations } from "./task-operations.ts";
 
@@ -48,6 +48,22 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     }
   };
 
+  /**
+   * A PATCH or PUT: the task and If-Match are checked before any byte of the body is read, then the
+   * body becomes a patch (`toPatch` checks its type and fields), applied in one atomic step.
+   */
+  const edit = async (
+    c: Context<DutyEnv>,
+    withTag: boolean,
+    toPatch: (body: Uint8Array) => TaskPatch,
+  ): Promise<Response> => {
+    const id = Number(c.req.param("id"));
+    const ifMatch = ifMatchOf(c.req.header("if-match"));
+    await checkTask(id, ifMatch);
+    const patch = toPatch(await readBody(c, config.maxBodyBytes));
+    return written(c, await store.update(id, patch, limits, ifMatch), withTag);
+  };
+
   const getTask = (c: Context<DutyEnv>, list: ListVersion): Response => {
     const found = list.task(Number(c.req.param("id")));
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
@@ -74,28 +90,20 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
         PATCH: {
           access: "write",
           operation: operations.PATCH,
-          handler: async (c) => {
-            const id = Number(c.req.param("id"));
-            const ifMatch = ifMatchOf(c.req.header("if-match"));
-            await checkTask(id, ifMatch);
-            const body = await readBody(c, config.maxBodyBytes);
-            requireMergePatchType(c.req.header("content-type"));
-            const patch = toTaskPatch(parseJson(body));
-            return written(c, await store.update(id, patch, limits, ifMatch), true);
-          },
+          handler: (c) =>
+            edit(c, true, (body) => {
+              requireMergePatchType(c.req.header("content-type"));
+              return toTaskPatch(parseJson(body));
+            }),
         },
         PUT: {
           access: "write",
           operation: operations.PUT,
-          handler: async (c) => {
-            const id = Number(c.req.param("id"));
-            const ifMatch = ifMatchOf(c.req.header("if-match"));
-            await checkTask(id, ifMatch);
-            const body = await readBody(c, config.maxBodyBytes);
-            requireJsonContentType(c.req.header("content-type"));
-            const task = toNewTask(parseJson(body));
-            return written(c, await store.update(id, task, limits, ifMatch), false);
-          },
+          handler: (c) =>
+            edit(c, false, (body) => {
+              requireJsonContentType(c.req.header("content-type"));
+              return toNewTask(parseJson(body));
+            }),
         },
         DELETE: {
           access: "write",
