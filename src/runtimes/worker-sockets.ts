@@ -1,22 +1,14 @@
 // WebSockets on Workers: Hono's Workers adapter never calls onOpen, and a subscriber's feed starts
 // there, so the pair is made and accepted here, inside the subscriber's own request.
-import { defineWebSocketHelper, type UpgradeWebSocket, WSContext } from "hono/ws";
+import { defineWebSocketHelper, type UpgradeWebSocket } from "hono/ws";
+import { socketContext } from "./socket-context.ts";
 
 /** Answers an upgrade with the client end of a new pair, and runs `events` on the server end. */
 export const upgradeWebSocket: UpgradeWebSocket<WebSocket> = defineWebSocketHelper<WebSocket>((c, events) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") return;
   const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
   server.accept();
-  const ws = new WSContext<WebSocket>({
-    send: (data) => server.send(data),
-    close: (code, reason) => server.close(code, reason),
-    raw: server,
-    get readyState() {
-      return server.readyState as 0 | 1 | 2 | 3;
-    },
-    url: c.req.url,
-    protocol: null,
-  });
+  const ws = socketContext(server, c.req.url);
   // workerd gathers a message whole (up to its own cap) before the feed sees it and refuses it.
   server.addEventListener("message", (event) => events.onMessage?.(event, ws));
   server.addEventListener("close", (event) => events.onClose?.(event, ws));
