@@ -67,10 +67,19 @@ async function readCounted(request: Request, limit: number): Promise<Uint8Array>
   // One timer per body, not per chunk: when it fires it looks at when the last chunk came.
   let heardAt = Date.now();
   let silent = false;
+  // A timer that finds the body silent looks once more a turn later: a server whose own event loop
+  // stalled has chunks waiting to be read, and the client that sent them is not the silent one.
+  let confirming = false;
   const watch = () => {
     const quiet = Date.now() - heardAt;
     if (quiet < BODY_SILENCE_MS) {
+      confirming = false;
       timer = setTimeout(watch, BODY_SILENCE_MS - quiet);
+      return;
+    }
+    if (!confirming) {
+      confirming = true;
+      timer = setTimeout(watch, 0);
       return;
     }
     silent = true;

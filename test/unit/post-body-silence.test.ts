@@ -55,6 +55,8 @@ describe.each(ENTRY_POINTS)("a POST body that stops arriving on $path", ({ env, 
     await vi.advanceTimersByTimeAsync(BODY_SILENCE_MS - 1);
     expect(answered).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
+    // The limit is confirmed a turn later, at the same time.
+    await vi.runOnlyPendingTimersAsync();
     const res = await answer;
     expect(res.headers.get("Connection")).toBe("close");
     await expectJsonError(res, 408, bodyStalled(BODY_SILENCE_MS / 1000));
