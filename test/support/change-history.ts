@@ -1,0 +1,122 @@
+// Random histories of creates, edits and deletes, run against any store, with subscribers coming back from any change number.
+import fc from "fast-check";
+import { expect } from "vitest";
+import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { TaskStore } from "../../src/store/store.ts";
+
+const decoder = new TextDecoder();
+const LIMITS = { maxTasks: 40, maxBytes: 4096, maxKeys: 100 };
+
+/** One step of a random history: a write, or a subscriber coming back from a cursor it once held. */
+export type Step =
+  | { readonly kind: "create"; readonly title: string; readonly completed: boolean }
+  | { readonly kind: "edit"; readonly pick: number; readonly title?: string; readonly completed?: boolean }
+  | { readonly kind: "delete"; readonly pick: number }
+  | { readonly kind: "resume"; readonly pick: number };
+
+const titleArb = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", "a", "\ud800", "é🚀", "x".repeat(300)));
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant("create" as const), title: titleArb, completed: fc.boolean() }),
+  fc.record(
+    { kind: fc.constant("edit" as const), pick: fc.nat(), title: titleArb, completed: fc.boolean() },
+    { requiredKeys: ["kind", "pick"] },
+  ),
+  fc.record({ kind: fc.constant("delete" as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant("resume" as const), pick: fc.nat() }),
+);
+
+/**
+ * Random histories of at most `maxLength` steps, of any length up to it: fast-check's default size
+ * would keep most of them under ten steps, too few to fill a list, forget deletions and come back.
+ */
+export function histories(maxLength: number): fc.Arbitrary<Step[]> {
+  return fc.array(stepArb, { maxLength, size: "max" });
+}
+
+/** What a subscriber holds: the tasks by id, applied from events, and the cursor it would resume from. */
+interface Held {
+  readonly tasks: Map<number, string>;
+  readonly cursor: number;
+}
+
+/**
+ * Applies the events after `held.cursor` as the contract tells a client to, and returns what it
+ * then holds. A `task` event names a task the subscriber cannot hold yet, an `update` one it holds.
+ */
+function caughtUp(list: ListVersion, held: Held): Held {
+  const tasks = new Map(held.tasks);
+  let cursor = held.cursor;
+  const { reset, events } = list.eventsAfter(cursor);
+  if (reset) tasks.clear();
+  for (const event of events) {
+    if (event.event === "delete") tasks.delete(event.id);
+    else {
+      const holds = tasks.has(event.id) ? "held" : "not held";
+      expect(holds, `"${event.event}" event for task ${event.id}`).toBe(event.event === "update" ? "held" : "not held");
+      tasks.set(event.id, decoder.decode(event.json));
+    }
+    cursor = event.change;
+  }
+  return { tasks, cursor };
+}
+
+function wholeList(list: ListVersion): string {
+  return list
+    .body()
+    .parts.map((part) => decoder.decode(part))
+    .join("");
+}
+
+function heldList(held: Held): string {
+  return `[${[...held.tasks.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, json]) => json)
+    .join(",")}]`;
+}
+
+/**
+ * Writes `steps` through `writer` and checks, at each resume and at the end, that a subscriber
+ * applying the events `reader` serves holds exactly the list. A `reader` other than `writer`
+ * stands for another process or isolate: it reads only when a subscriber comes back, so its copy
+ * catches up on many changes at once, and must hold the list the writer holds.
+ */
+export async function run(writer: TaskStore, steps: readonly Step[], reader: TaskStore = writer): Promise<void> {
+  // Every state a subscriber was once in: it may come back from any of them, or from a cursor past the end.
+  const seen: Held[] = [{ tasks: new Map(), cursor: 0 }];
+  for (const step of steps) {
+    const list = await writer.read();
+    const ids = [...list.tasksAfter(0)].map((task) => task.id);
+    // Ids never given and ids deleted are picked too.
+    const id = (step.kind === "create" ? 0 : step.pick % (list.lastId + 3)) || 1;
+    if (step.kind === "create") await writer.append({ title: step.title, completed: step.completed }, LIMITS);
+    else if (step.kind === "edit") {
+      const { title, completed } = step;
+      const result = await writer.update(
+        id,
+        { ...(title === undefined ? {} : { title }), ...(completed === undefined ? {} : { completed }) },
+        LIMITS,
+      );
+      expect(result.outcome).toEqual(
+        ids.includes(id) ? expect.stringMatching(/updated|unchanged|full/) : expect.stringMatching(/gone|not-found/),
+      );
+    } else if (step.kind === "delete") {
+      expect((await writer.remove(id)).outcome).toEqual(
+        ids.includes(id) ? "deleted" : expect.stringMatching(/gone|not-found/),
+      );
+    } else {
+      const read = reader === writer ? list : await reader.read();
+      expect({ version: read.version, list: wholeList(read) }).toEqual({
+        version: list.version,
+        list: wholeList(list),
+      });
+      const from = step.pick % (seen.length + 1);
+      const held = seen[from] ?? { tasks: new Map([[999, "{}"]]), cursor: read.change + 1 + step.pick };
+      const now = caughtUp(read, held);
+      expect(heldList(now)).toBe(wholeList(read));
+      seen.push(now);
+    }
+  }
+  const list = await reader.read();
+  if (reader !== writer) expect(list.version).toBe((await writer.read()).version);
+  for (const held of seen) expect(heldList(caughtUp(list, held))).toBe(wholeList(list));
+}
