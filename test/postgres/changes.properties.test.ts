@@ -1,19 +1,17 @@
 import fc from "fast-check";
-import postgres from "postgres";
+import type postgres from "postgres";
 import { describe, inject, test } from "vitest";
-import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { histories, run } from "../support/change-history.ts";
+import { processStore } from "./process-store.ts";
 
 const { url } = inject("postgres");
 
 /** A store as one server process makes it on the list in `schema`, and the pool it ends with. */
 async function storeOn(schema: string): Promise<{ store: PostgresStore; sql: postgres.Sql }> {
-  const sql = postgres(url, { max: 2, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
-  const store = new PostgresStore((work) => work(sql), schema, {
-    listen: (channel, onNotify, onListen) => sql.listen(channel, onNotify, onListen),
-  });
-  await store.open();
-  return { store, sql };
+  const made = processStore(url, schema);
+  await made.store.open();
+  return made;
 }
 
 describe("a subscriber that applies events by id holds exactly the list, however it changed and wherever it resumes", () => {

@@ -1,7 +1,8 @@
-import postgres from "postgres";
+import type postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
-import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import { processStore } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
@@ -15,11 +16,8 @@ afterAll(async () => {
 
 /** A store as one server process would make it: a pool of its own on the list in `schema`. */
 async function storeOn(schema: string): Promise<PostgresStore> {
-  const sql = postgres(url, { max: 2, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
+  const { store, sql } = processStore(url, schema);
   pools.push(sql);
-  const store = new PostgresStore((work) => work(sql), schema, {
-    listen: (channel, onNotify, onListen) => sql.listen(channel, onNotify, onListen),
-  });
   await store.open();
   return store;
 }

@@ -4,6 +4,7 @@ import { StoreUnavailableError } from "../../src/errors.ts";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
 import { INITIAL_TASKS } from "../../src/list/task.ts";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import { processStore } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
@@ -15,14 +16,9 @@ afterAll(async () => {
 
 /** A store as one server process would make it: a pool of its own on the list in `schema`. */
 function storeOn(schema: string, max = 2): { store: PostgresStore; sql: postgres.Sql } {
-  const sql = postgres(url, { max, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
-  pools.push(sql);
-  return {
-    store: new PostgresStore((work) => work(sql), schema, {
-      listen: (channel, onNotify, onListen) => sql.listen(channel, onNotify, onListen),
-    }),
-    sql,
-  };
+  const made = processStore(url, schema, max);
+  pools.push(made.sql);
+  return made;
 }
 
 function text(read: ListVersion): string {

@@ -1,9 +1,10 @@
 // MAX_IDEMPOTENCY_KEYS bounds each write token's keys on its own in PostgreSQL, whichever process
 // sends them: one token's flood forgets only its own oldest keys, also on a list made before.
-import postgres from "postgres";
+import type postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
-import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import type { TaskStore } from "../../src/store/store.ts";
+import { processStore } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
@@ -16,11 +17,8 @@ afterAll(async () => {
 
 /** A store as one server process makes it, on the list in `schema`. */
 async function storeOn(schema: string): Promise<PostgresStore> {
-  const sql = postgres(url, { max: 1, fetch_types: false, onnotice: () => {}, backoff: () => 0.05 });
+  const { store, sql } = processStore(url, schema, 1);
   pools.push(sql);
-  const store = new PostgresStore((work) => work(sql), schema, {
-    listen: (channel, onNotify, onListen) => sql.listen(channel, onNotify, onListen),
-  });
   await store.open();
   return store;
 }
