@@ -88,12 +88,20 @@ export function components(config: AppConfig): Json {
           "The id of the last task the client has: only the tasks after it are sent. Anything but a whole number of at most 15 digits answers 400",
         schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
       },
+      AfterChange: {
+        name: "after",
+        in: "query",
+        required: false,
+        description:
+          "The change number the client's copy is at (a task's id while nothing was edited or deleted): only what changed after it is sent. Anything but a whole number of at most 15 digits answers 400",
+        schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
+      },
       LastEventId: {
         name: "Last-Event-ID",
         in: "header",
         required: false,
         description:
-          "The id of the last event received, as EventSource sends it when it reconnects; wins over `after`. Anything but a whole number of at most 15 digits answers 400",
+          "The change number of the last event received, as EventSource sends it when it reconnects; wins over `after`. Anything but a whole number of at most 15 digits answers 400",
         schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
       },
       IfNoneMatch: {

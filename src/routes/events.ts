@@ -40,16 +40,16 @@ export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closi
 }
 
 const DESCRIPTION =
-  "Each task is one event: `id: <task id>`, `event: task`, `data: <the task's JSON exactly as GET serves it>`. The stream sends every task after the cursor (Last-Event-ID, else `after`, else 0) in id order, then each task appended later, once, in id order. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of new tasks wait for it; it comes back with its cursor and misses nothing.";
+  'Every change has a change number, one counter per list in the order changes took effect. The stream first brings the cursor (Last-Event-ID, else `after`, else 0) up to date with one event per task whose last change is after it, in change order, then sends each later change once, in order. Events: `event: task` (a task created after the cursor, `data:` its JSON exactly as GET serves it), `event: update` (a task changed since, its whole JSON), `event: delete` (`data: {"id":N}`), each with `id: <change number>`; `event: reset` (`data: {}`, no id) when the cursor is older than the deletions the list remembers or newer than the list: drop what you hold, the events after it give the whole list. A client that applies events by id holds the list exactly. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of events wait for it; it comes back with its cursor and misses nothing.';
 
 function followTasks(maxSubscribers: number): Operation {
   return {
     operationId: "followTasks",
-    summary: "Follow the list's changes from a cursor",
-    description: `${DESCRIPTION} With \`Upgrade: websocket\` the same tasks come as WebSocket text messages, one per task, each the task's JSON.`,
-    parameters: [parameter("LastEventId"), parameter("After")],
+    summary: "Follow the list's changes from a change number",
+    description: `${DESCRIPTION} With \`Upgrade: websocket\` the same events come as WebSocket text messages, one per event: \`{"id": <change number>, "event": "task" | "update" | "delete", "data": ...}\`, or \`{"event": "reset", "data": {}}\`.`,
+    parameters: [parameter("LastEventId"), parameter("AfterChange")],
     responses: {
-      "101": { description: "Switching to a WebSocket that carries one text message per task" },
+      "101": { description: "Switching to a WebSocket that carries one text message per event" },
       "200": {
         description: "The event stream; it stays open",
         headers: { "Cache-Control": header("CacheControl") },
