@@ -11,7 +11,7 @@ import { useServer } from "../support/server-fixture.ts";
 
 /** A valid Sec-WebSocket-Key: 16 bytes in base64. */
 const KEY = "dGhlIHNhbXBsZSBub25jZQ==";
-/** A cursor past every task: the socket gets nothing, so the first frame it gets is the server's. */
+/** A cursor newer than the list: after a reset and the list, the socket gets nothing unless a test writes. */
 const QUIET_PATH = "/tasks/events?after=999999999";
 /** Seconds the services let a subscriber go without answering a ping, with time to spare: docs/live-changes.md. */
 const PLACE_FREED_S = 90;
