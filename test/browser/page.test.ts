@@ -88,9 +88,8 @@ describe("the home page, for a person", () => {
       .getByRole("table")
       .locator("tbody tr")
       .last()
-      .locator("td")
-      .nth(1)
-      .evaluate((td) => getComputedStyle(td, "::before").content);
+      .locator(".title-text")
+      .evaluate((text) => getComputedStyle(text, "::before").content);
     expect(shown).toBe('"(no title)"');
   });
 

@@ -28,4 +28,33 @@ describe("the home page of a service whose list is replaced by another", () => {
     }
     await expectShown(page, await serverTasks(list));
   });
+
+  test("after edits took its events past the other list's, shows the other list exactly once it changes", async () => {
+    const list = `${baseUrl()}/tasks`;
+    const first = await (await addFromElsewhere(list, "Edited in the first list")).json();
+    for (const title of ["Edited once", "Edited twice", "Edited three times"]) {
+      expect((await patchFromElsewhere(`${list}/${first.id}`, { title })).status).toBe(200);
+    }
+    const page = await openPage(`${baseUrl()}/`, { allowed: [/ERR_INCOMPLETE_CHUNKED_ENCODING/] });
+    await expectShown(page, await serverTasks(list));
+    app = freshApp();
+    dropConnections();
+    for (const title of ["First of the other list", "Second of the other list", "Third of the other list"]) {
+      expect((await addFromElsewhere(list, title)).status).toBe(200);
+    }
+    expect((await patchFromElsewhere(`${list}/3`, { completed: true })).status).toBe(200);
+    const other = await serverTasks(list);
+    expect(other.map((task) => task.id)).toEqual([1, 2, 3]);
+    await expectShown(page, other);
+  });
 });
+
+/** Changes a task as another client would, with the ETag it reads first. */
+async function patchFromElsewhere(taskUrl: string, patch: object): Promise<Response> {
+  const etag = (await fetch(taskUrl)).headers.get("ETag") ?? "";
+  return fetch(taskUrl, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
+    body: JSON.stringify(patch),
+  });
+}

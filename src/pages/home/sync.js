@@ -1,7 +1,7 @@
 // The home page's script: keeps the list shown current, following the list's events or polling it.
 // @ts-check
 import { byId, say } from "./dom.js";
-import { append, lastId, render } from "./list.js";
+import { clear, put, remove, render } from "./list.js";
 import { BadToken, dropToken, eventsUrl, messageOf, send, tasksUrl } from "./service.js";
 import { showTokenForm, waitingForToken } from "./token.js";
 
@@ -20,9 +20,9 @@ let loadAgain = false;
 /** @type {AbortController | null} */
 let streaming = null;
 let streamRetryAt = 0;
-// After a stream ends the page reads the whole list again: the list it followed may have been
-// replaced (a memory store whose process restarted), and tasks after an id cannot show that.
-let needFull = true;
+// The change number of the last event applied (not a task id: edits and deletions have their own);
+// the stream resumes after it, and the service answers a cursor it cannot continue with a reset.
+let cursor = 0;
 
 /** Whether the page follows the list's events, which show every task added without a read. */
 export function following() {
@@ -71,23 +71,16 @@ export function refresh() {
   });
 }
 
-// The first read, and the first after a stream ends, takes the whole list; the others, while there
-// is no stream, only what is new.
+// Each read takes the whole list, with If-None-Match: tasks after an id would miss edits and
+// deletions, and a list replaced meanwhile (a memory store whose process restarted).
 async function load() {
   try {
-    const after = needFull ? "" : `?after=${lastId()}`;
-    const res = await send(tasksUrl + after, { headers: etag === null ? {} : { "If-None-Match": etag } });
+    const res = await send(tasksUrl, { headers: etag === null ? {} : { "If-None-Match": etag } });
     if (res.status === 401) return askForToken(await messageOf(res));
     if (res.status === 200) {
-      /** @type {Task[]} */
-      const tasks = await res.json();
-      if (after === "") render(tasks);
-      else for (const task of tasks) append(task);
+      render(await res.json());
       etag = res.headers.get("ETag");
-      needFull = false;
-    } else if (res.status === 304) {
-      needFull = false;
-    } else {
+    } else if (res.status !== 304) {
       say(listStatus, `Could not read the list: ${await messageOf(res)}`);
       return schedule();
     }
@@ -118,7 +111,7 @@ function follow() {
 
 /** @param {AbortSignal} signal */
 async function readStream(signal) {
-  const res = await send(`${eventsUrl}?after=${lastId()}`, { signal });
+  const res = await send(`${eventsUrl}?after=${cursor}`, { signal });
   if (res.status === 401) return askForToken(await messageOf(res));
   if (res.status !== 200 || res.body === null) return;
   say(listStatus, "");
@@ -129,12 +122,32 @@ async function readStream(signal) {
     if (done) return;
     text += value;
     for (let end = text.indexOf("\n\n"); end !== -1; end = text.indexOf("\n\n")) {
-      const event = text.slice(0, end).split("\n");
+      apply(text.slice(0, end).split("\n"));
       text = text.slice(end + 2);
-      const data = event.find((line) => line.startsWith("data: "));
-      if (data !== undefined) append(JSON.parse(data.slice(6)));
     }
   }
+}
+
+/**
+ * Applies one event by task id, which keeps the list exactly as the service holds it.
+ * @param {string[]} lines
+ */
+function apply(lines) {
+  /** @type {(prefix: string) => string | undefined} */
+  const field = (prefix) => lines.find((line) => line.startsWith(prefix))?.slice(prefix.length);
+  const kind = field("event: ");
+  const data = field("data: ");
+  if (kind === "reset") {
+    clear();
+    cursor = 0;
+    etag = null;
+    return;
+  }
+  if (data === undefined) return;
+  if (kind === "delete") remove(JSON.parse(data).id);
+  else if (kind === "task" || kind === "update") put(JSON.parse(data));
+  const id = field("id: ");
+  if (id !== undefined) cursor = Number(id);
 }
 
 /**
@@ -146,7 +159,8 @@ async function readStream(signal) {
 function endStream(controller, opened) {
   if (streaming !== controller) return;
   streaming = null;
-  needFull = true;
+  // The list may have been replaced meanwhile, under an ETag that names another list: read it whole.
+  etag = null;
   if (Date.now() - opened < RETRY_STREAM_MS) streamRetryAt = Date.now() + RETRY_STREAM_MS;
   if (!controller.signal.aborted) refresh();
 }

@@ -1,0 +1,176 @@
+// The home page's script: each task's controls, to mark it done, rename it and delete it.
+// @ts-check
+
+// Each write is sent with If-Match, so that it never overwrites a change the page has not shown.
+import { byId, say } from "./dom.js";
+import { note, put, remove, rows, taskOf } from "./list.js";
+import { messageOf, send, tasksUrl } from "./service.js";
+import { askForToken, unusable } from "./sync.js";
+
+/** @typedef {import("./list.js").Task} Task */
+/** @typedef {{ method: "PATCH", body: Partial<Task> } | { method: "DELETE" }} Write */
+
+const listNotice = byId("list-status", HTMLParagraphElement);
+/** Tasks with a write under way: a second click waits for the first to be answered. */
+const busy = new Set();
+
+/** Listens once on the table for every task's controls, present and future. */
+export function controlTasks() {
+  rows.addEventListener("change", (event) => {
+    const box = event.target;
+    if (box instanceof HTMLInputElement && box.classList.contains("done-box")) {
+      act(idOf(box), { method: "PATCH", body: { completed: box.checked } });
+    }
+  });
+  rows.addEventListener("click", (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLButtonElement)) return;
+    if (target.dataset.action === "rename") startRename(target);
+    else if (target.dataset.action === "delete") act(idOf(target), { method: "DELETE" });
+  });
+  rows.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || !input.classList.contains("rename-input")) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      const id = idOf(input);
+      const title = input.value;
+      endRename(input);
+      if (title !== taskOf(id)?.title) act(id, { method: "PATCH", body: { title } });
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      endRename(input);
+    }
+  });
+}
+
+/** @param {HTMLElement} element */
+function idOf(element) {
+  return Number(element.closest("tr")?.dataset.id);
+}
+
+/** @param {HTMLButtonElement} button */
+function startRename(button) {
+  const tr = button.closest("tr");
+  const input = tr?.querySelector(".rename-input");
+  const text = tr?.querySelector(".title-text");
+  if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement)) return;
+  input.value = taskOf(idOf(button))?.title ?? "";
+  text.hidden = true;
+  input.hidden = false;
+  input.focus();
+  input.select();
+}
+
+/**
+ * Shows the title again in place of its input, and gives focus back to the Rename button.
+ * @param {HTMLInputElement} input
+ */
+function endRename(input) {
+  const tr = input.closest("tr");
+  input.hidden = true;
+  const text = tr?.querySelector(".title-text");
+  if (text instanceof HTMLElement) text.hidden = false;
+  const button = tr?.querySelector("[data-action=rename]");
+  if (button instanceof HTMLButtonElement) button.focus();
+}
+
+/**
+ * Writes to one task, once the service confirms it still is what the page shows.
+ * @param {number} id
+ * @param {Write} write
+ */
+async function act(id, write) {
+  const seen = taskOf(id);
+  if (seen === undefined || busy.has(id)) return;
+  busy.add(id);
+  note(id, "");
+  try {
+    const current = await readTask(id);
+    if (current === undefined) return;
+    if (!same(current.task, seen)) return changedElsewhere(current.task);
+    await send(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
+  } catch (error) {
+    if (!unusable(error)) {
+      if (taskOf(id) !== undefined) put(/** @type {Task} */ (taskOf(id)));
+      note(id, "Cannot reach the service: try again");
+    }
+  } finally {
+    busy.delete(id);
+  }
+}
+
+/**
+ * @param {Write} write
+ * @param {string} etag
+ * @returns {RequestInit & { headers: Record<string, string> }}
+ */
+function writeInit(write, etag) {
+  if (write.method === "DELETE") return { method: "DELETE", headers: { "If-Match": etag } };
+  return {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
+    body: JSON.stringify(write.body),
+  };
+}
+
+/**
+ * Shows what the service made of a write.
+ * @param {number} id
+ * @param {Response} res
+ */
+async function answered(id, res) {
+  if (res.status === 200) return put(await res.json());
+  if (res.status === 204) return remove(id);
+  if (res.status === 412) {
+    const current = await readTask(id);
+    if (current !== undefined) changedElsewhere(current.task);
+    return;
+  }
+  if (res.status === 410 || res.status === 404) return deletedElsewhere(id);
+  if (res.status === 401) return askForToken(await messageOf(res));
+  const seen = taskOf(id);
+  if (seen !== undefined) put(seen);
+  note(id, await messageOf(res));
+}
+
+/**
+ * The task as the service now has it, with its ETag; undefined when it is gone or the read failed
+ * (which the page then says).
+ * @param {number} id
+ * @returns {Promise<{ task: Task, etag: string } | undefined>}
+ */
+async function readTask(id) {
+  const res = await send(`${tasksUrl}/${id}`);
+  const etag = res.headers.get("ETag");
+  if (res.status === 200 && etag !== null) return { task: await res.json(), etag };
+  if (res.status === 410 || res.status === 404) deletedElsewhere(id);
+  else if (res.status === 401) askForToken(await messageOf(res));
+  else {
+    const seen = taskOf(id);
+    if (seen !== undefined) put(seen);
+    note(id, `Could not read the task: ${await messageOf(res)}`);
+  }
+  return undefined;
+}
+
+/** @param {Task} task */
+function changedElsewhere(task) {
+  put(task);
+  const state = task.completed ? "done" : "not done";
+  note(task.id, `This task was changed elsewhere: it now reads “${task.title}”, ${state}. Nothing was changed`);
+}
+
+/** @param {number} id */
+function deletedElsewhere(id) {
+  remove(id);
+  say(listNotice, `Task ${id} was deleted elsewhere`);
+}
+
+/**
+ * @param {Task} a
+ * @param {Task} b
+ */
+function same(a, b) {
+  return a.title === b.title && a.completed === b.completed;
+}
