@@ -35,7 +35,7 @@ export function describeHomePage(runtime: Runtime): void {
       await expectShown(page, [...before, added]);
       expect(await serverTasks(list())).toEqual([...before, added]);
       expect(await page.getByText(`Added task ${added.id}`).isVisible()).toBe(true);
-      expect(await page.getByLabel("Title").inputValue()).toBe("");
+      expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("");
       expect(await page.getByLabel("Done already").isChecked()).toBe(false);
     });
 
@@ -163,7 +163,7 @@ export function describeHomePage(runtime: Runtime): void {
       const title = "A title far too long for this server's 256-byte limit ".repeat(5);
       await addWithForm(page, title, false);
       await expect.poll(() => page.getByRole("alert").textContent()).toBe("Request body must be at most 256 bytes");
-      expect(await page.getByLabel("Title").inputValue()).toBe(title);
+      expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
       expect(await serverTasks(list())).toEqual(before);
     });
 

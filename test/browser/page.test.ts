@@ -123,7 +123,7 @@ describe("the home page, for a person", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    for (const control of [page.getByLabel("Title"), page.getByRole("button", { name: "Add task" })]) {
+    for (const control of [page.getByLabel("Title", { exact: true }), page.getByRole("button", { name: "Add task" })]) {
       expect((await control.boundingBox())?.height).toBeGreaterThanOrEqual(44);
     }
   });
