@@ -36,7 +36,7 @@ export function describeHomePage(runtime: Runtime): void {
       expect(await serverTasks(list())).toEqual([...before, added]);
       expect(await page.getByText(`Added task ${added.id}`).isVisible()).toBe(true);
       expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("");
-      expect(await page.getByLabel("Done already").isChecked()).toBe(false);
+      expect(await page.getByLabel("Done already", { exact: true }).isChecked()).toBe(false);
     });
 
     test("adds a task once when the answer to its POST is lost and the person tries again", async () => {
