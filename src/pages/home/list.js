@@ -53,7 +53,7 @@ export function remove(id) {
   row.tr.remove();
   shown.delete(id);
   showCount();
-  if (hadFocus) (next?.querySelector("input") ?? byId("list-heading", HTMLHeadingElement)).focus();
+  if (hadFocus) (next?.querySelector(".done-box") ?? byId("list-heading", HTMLHeadingElement)).focus();
 }
 
 /** Drops every task shown: what the service holds follows. */

@@ -82,7 +82,9 @@ function endRename(input) {
  */
 async function act(id, write) {
   const seen = taskOf(id);
-  if (seen === undefined || busy.has(id)) return;
+  if (seen === undefined) return;
+  // A second change while the first is under way is undone on screen: the first one's answer decides.
+  if (busy.has(id)) return put(seen);
   busy.add(id);
   note(id, "");
   try {
