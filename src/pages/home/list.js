@@ -53,7 +53,9 @@ export function remove(id) {
   row.tr.remove();
   shown.delete(id);
   showCount();
-  if (hadFocus) (next?.querySelector(".done-box") ?? byId("list-heading", HTMLHeadingElement)).focus();
+  if (!hadFocus) return;
+  const box = next?.querySelector(".done-box");
+  (box instanceof HTMLInputElement ? box : byId("list-heading", HTMLHeadingElement)).focus();
 }
 
 /** Drops every task shown: what the service holds follows. */
