@@ -2,7 +2,7 @@
 // store seam. It uses only Web-standard APIs, so every runtime serves it as it is.
 import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import { RegExpRouter } from "hono/router/reg-exp-router";
+import { TrieRouter } from "hono/router/trie-router";
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "./config.ts";
 import { accessGuards } from "./http/access.ts";
@@ -21,6 +21,7 @@ import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { taskRoute } from "./routes/task.ts";
 import { taskRoutes } from "./routes/tasks.ts";
 import type { TaskStore } from "./store/store.ts";
 
@@ -92,11 +93,11 @@ export function createApp({
   };
 
   const context = { store, config, logSink, sha256, upgradeWebSocket, openSocket, closing };
-  const routes = [...taskRoutes(context), ...eventRoutes(context)];
+  const routes = [...taskRoutes(context), ...eventRoutes(context), ...taskRoute(context)];
   routes.push(...documentRoutes(context, routes));
 
   // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.
-  const allowed = new RegExpRouter<string>();
+  const allowed = new TrieRouter<string>();
   for (const each of routes) {
     const paths = each.paths.flatMap((path) => underBase(config.basePath, path));
     const allow = allowOf(each);

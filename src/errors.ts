@@ -17,7 +17,21 @@ export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
-/** An error the contract names: answered with its status and `{"message": ...}`. */
-export function apiError(status: ContentfulStatusCode, message: string): HTTPException {
-  return new HTTPException(status, { message });
+/** An error the contract names, with the headers its answer carries beside the message. */
+export class ApiError extends HTTPException {
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(status: ContentfulStatusCode, message: string, headers: Readonly<Record<string, string>> = {}) {
+    super(status, { message });
+    this.headers = headers;
+  }
+}
+
+/** An error the contract names: answered with its status, `{"message": ...}` and `headers`. */
+export function apiError(
+  status: ContentfulStatusCode,
+  message: string,
+  headers?: Readonly<Record<string, string>>,
+): HTTPException {
+  return new ApiError(status, message, headers);
 }

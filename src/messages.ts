@@ -77,3 +77,13 @@ export function badHandshake(
 
 /** The 400 for a WebSocket handshake the runtime refused although the service found nothing wrong with it. */
 export const HANDSHAKE_REFUSED = "The WebSocket handshake was refused: send a standard RFC 6455 handshake";
+
+/** The 410 for a task that was deleted; its id is never given again. */
+export const TASK_DELETED = "This task was deleted: read the list for the tasks it holds now";
+/** The 412 for an If-Match that names neither the task's current ETag nor `*`. */
+export const STALE_IF_MATCH =
+  "The task has changed since the ETag in If-Match: read it again and send its current ETag";
+/** The 415 for a PATCH that is not a merge patch; the answer carries Accept-Patch. */
+export const NOT_PATCH_TYPE = "Content-Type must be application/merge-patch+json or application/json";
+/** The 400 for a PATCH body that is not a JSON object. */
+export const NOT_A_PATCH = "Request body must be a JSON object with title, completed or both";

@@ -25,7 +25,32 @@ export const BODY_SILENCE_MS = 10_000;
 export function readBody(c: Context<DutyEnv>, limit: number): Promise<Uint8Array> {
   const declared = requestHeader(c, "content-length");
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
+  if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= WHOLE_READ_BYTES) {
+    return readWhole(c.req.raw, limit).catch(cutOff);
+  }
   return readCounted(c.req.raw, limit).catch(cutOff);
+}
+
+/**
+ * A declared body this small is read whole, the runtime's fastest way: on Node it skips the Web
+ * stream @hono/node-server builds once `body` is touched, which pins about 1 KiB a request until a
+ * late garbage collection. Its whole time is bounded by {@link BODY_SILENCE_MS} instead of its
+ * silences, and what a stalled one holds is at most this much.
+ */
+const WHOLE_READ_BYTES = 64 * 1024;
+
+function readWhole(request: Request, limit: number): Promise<Uint8Array> {
+  let fail: (error: unknown) => void = () => {};
+  const deadline = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  const timer = setTimeout(() => fail(stalled()), BODY_SILENCE_MS);
+  const whole = request.arrayBuffer().then((buffer) => {
+    // Counted all the same: an in-process Request may lie about its length.
+    if (buffer.byteLength > limit) throw tooLarge(limit);
+    return new Uint8Array(buffer);
+  });
+  return Promise.race([whole, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Every runtime fails a read only when the client's connection ends mid-body: its mistake, not a 500. */

@@ -7,7 +7,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
-import { StoreUnavailableError } from "../errors.ts";
+import { ApiError, StoreUnavailableError } from "../errors.ts";
 import { INTERNAL_ERROR, STORE_UNAVAILABLE } from "../messages.ts";
 
 /** A body made of byte parts sent one after another, and its text when it keeps one. */
@@ -174,6 +174,7 @@ export function answerError(error: Error, c: Context<DutyEnv>): Response {
     // Every 503 says when to try again; a 408 leaves the rest of its body unread, so the connection ends.
     const extra: Record<string, string> =
       error.status === 503 ? { "Retry-After": "1" } : error.status === 408 ? { Connection: "close" } : {};
+    if (error instanceof ApiError) Object.assign(extra, error.headers);
     return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }), extra);
   }
   if (error instanceof StoreUnavailableError) {

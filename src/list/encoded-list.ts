@@ -1,356 +1,281 @@
 // The list kept as the bytes of its JSON array, each task encoded once: any version of it, or the
 // tasks after any id, is served as views of those bytes, never as a copy of the list.
 import type { ListLimits } from "../config.ts";
+import { ChangeLog, type LogEntry } from "./change-log.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
+import { type ListVersion, Snapshot } from "./list-version.ts";
 import { type Task, taskJson } from "./task.ts";
+import { CHUNK_BYTES, Chunk, type ChunkView, changedChunk, FIRST_CHUNK_BYTES, indexAfter } from "./task-chunks.ts";
+
+export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListVersion, TaskRead } from "./list-version.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-const OPEN = 0x5b; // [
-const COMMA = 0x2c; // ,
-const CLOSE = Uint8Array.of(0x5d); // ]
-const EMPTY = Uint8Array.of(OPEN, 0x5d);
 /** A task's JSON starts with these bytes, then its id's digits. */
 const ID_PREFIX_BYTES = '{"id":'.length;
 
-/** The first page is small so that a short list takes little memory; each next one doubles, up to {@link PAGE_BYTES}. */
-const FIRST_PAGE_BYTES = 4 * 1024;
-const PAGE_BYTES = 1024 * 1024;
-/**
- * JSON up to this size is answered as one array, copied once, which every runtime sends fastest
- * (a stream of a few parts costs workerd several times a fixed body). Larger JSON is answered as
- * views of the list's pages, never copied: however many readers hold however many versions, the
- * list is in memory once. The bound keeps what slow readers of old versions can pin small.
- */
-const CONTIGUOUS_BYTES = 256 * 1024;
-/**
- * JSON up to this size is also offered as text, for runtimes that send text with the head in one
- * write; larger JSON goes as bytes, where one more write is nothing beside the copy of a text.
- */
-const TEXT_BYTES = 16 * 1024;
-
-/** JSON as byte parts to send one after another; parts are never written to after they are handed out. */
-export interface JsonBytes {
-  readonly parts: readonly Uint8Array<ArrayBuffer>[];
-  readonly byteLength: number;
-  /** The same JSON as text, when it is short enough to be kept twice. */
-  readonly text?: string;
-}
-
-/** One task's JSON, as the list holds it. */
-export interface EncodedTask {
+/** A task as a list keeps it: its JSON, the change that created it and its last change. */
+export interface StoredTask {
   readonly id: number;
-  readonly json: Uint8Array<ArrayBuffer>;
+  readonly json: Uint8Array;
+  readonly created: number;
+  readonly changed: number;
 }
 
-/** The list as it was after one change. Later appends never change what it holds. */
-export interface ListVersion {
-  /** Tells this version apart from every other version of every list; safe between an ETag's quotes. */
-  readonly version: string;
-  readonly usage: ListUsage;
-  /** The id of the last task, or 0 when the list is empty. */
-  readonly lastId: number;
-  /** The whole list as a JSON array; the same bytes on every call. */
-  body(): JsonBytes;
-  /** The tasks after id `id`, in id order, as a JSON array: `[]` when there are none. */
-  after(id: number): JsonBytes;
-  /** The tasks after id `id`, in id order, each as its own JSON. */
-  tasksAfter(id: number): Iterable<EncodedTask>;
-  /** Bytes of the JSON of the tasks after id `id`, the commas between them included. */
-  bytesAfter(id: number): number;
+/** A list as a store kept it: its tasks in id order, its remembered deletions in change order, and its counters. */
+export interface StoredList {
+  readonly tasks: Iterable<StoredTask>;
+  readonly deletions: Iterable<{ readonly id: number; readonly change: number }>;
+  readonly change: number;
+  readonly highestId: number;
+  /** The change number of the last deletion forgotten, or 0. */
+  readonly forgotten: number;
+}
+
+/** A change another copy of the list made: a task as it now is, or its deletion (no `json`). */
+export interface CopiedChange {
+  readonly id: number;
+  readonly change: number;
+  readonly created: number;
+  readonly json?: Uint8Array;
 }
 
 /** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
 export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
-  return encodeText(taskJson(task));
-}
-
-function encodeText(text: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(text) as Uint8Array<ArrayBuffer>;
+  return encoder.encode(taskJson(task)) as Uint8Array<ArrayBuffer>;
 }
 
 /**
- * The list as the bytes of its JSON array, in pages that are only ever appended to, with where
- * each task starts. A task never spans two pages, so each one is a single view. An append costs
- * the same however long the list is, and so does a read.
+ * The list as the bytes of its JSON array, in chunks of tasks, with the log of its changes. An
+ * append writes at the end of the last chunk; an edit or a deletion makes a new copy of the one
+ * chunk it touches, so versions handed out keep their bytes and a change costs the same however
+ * long the list is.
  */
 export class EncodedList {
   readonly #instance: string;
-  /** Pages before the current one, each cut to the bytes written in it. */
-  readonly #full: Uint8Array<ArrayBuffer>[] = [];
-  /** Where each full page ends, counted over the bytes written in all pages. */
-  readonly #fullEnds: number[] = [];
-  #page = new Uint8Array(FIRST_PAGE_BYTES);
-  #pageUsed = 0;
-  /** Bytes written, the opening "[" included; the closing "]" is added to each body. */
-  #length = 0;
-  /** Where each task's JSON starts, counted over the bytes written in all pages. */
-  #starts = new Float64Array(64);
-  #count = 0;
-  #firstId = 0;
-  #lastId = 0;
-  /** Whether ids run without a gap from the first, so a task's index follows from its id. */
-  #contiguous = true;
+  #chunks: Chunk[] = [];
+  readonly #log: ChangeLog;
+  #change = 0;
+  #highestId = 0;
+  #tasks = 0;
+  /** Bytes of all chunks: the list's JSON less its brackets, plus the first task's comma. */
+  #bytes = 0;
   #current: ListVersion | undefined;
 
-  /** An empty list, or one of `tasks`. `instance` sets its versions apart from every other list's. */
-  constructor(instance: string, tasks: Iterable<Task> = []) {
+  /**
+   * An empty list, or one of `tasks`, each created by the change numbered as its id, or a list as a
+   * store kept it. `instance` sets its versions apart from every other list's.
+   */
+  constructor(instance: string, tasks: Iterable<Task> | StoredList = []) {
     this.#instance = instance;
-    this.#page[0] = OPEN;
-    this.#pageUsed = 1;
-    this.#length = 1;
-    for (const task of tasks) this.push(encodeTask(task), task.id);
+    if (Symbol.iterator in tasks) {
+      this.#log = new ChangeLog();
+      for (const task of tasks) this.push(encodeTask(task), task.id, task.id);
+      return;
+    }
+    const entries: LogEntry[] = [];
+    for (const task of tasks.tasks) {
+      this.#append(task.json, task.id, task.created, task.changed);
+      entries.push({ change: task.changed, id: task.id, deleted: false });
+    }
+    for (const { id, change } of tasks.deletions) entries.push({ change, id, deleted: true });
+    entries.sort((a, b) => a.change - b.change);
+    this.#log = new ChangeLog(entries, tasks.forgotten);
+    this.#change = Math.max(tasks.change, entries.at(-1)?.change ?? 0);
+    this.#highestId = Math.max(tasks.highestId, this.#highestId);
   }
 
+  /** Sets this list's versions apart from every other list's. */
+  get instance(): string {
+    return this.#instance;
+  }
+
+  /** The id of the last task, or 0 when the list is empty. */
   get lastId(): number {
-    return this.#lastId;
+    const last = this.#chunks.at(-1)?.view();
+    return last === undefined ? 0 : (last.ids[last.count - 1] ?? 0);
+  }
+
+  /** The highest id the list ever gave: the next task's is one more. */
+  get highestId(): number {
+    return this.#highestId;
+  }
+
+  /** The number of the list's last change. */
+  get change(): number {
+    return this.#change;
   }
 
   get usage(): ListUsage {
-    return { tasks: this.#count, bytes: this.#length + 1 };
+    return { tasks: this.#tasks, bytes: Math.max(this.#bytes - 1, 0) + 2 };
   }
 
-  /** Adds a task at the end, given as its JSON; `id` is its id, read from the JSON when not given. */
-  push(json: Uint8Array, id = readId(json, 0)): void {
-    const comma = this.#count > 0 ? 1 : 0;
-    const unit = json.byteLength + comma;
-    if (unit > this.#page.byteLength - this.#pageUsed) this.#newPage(unit);
-    if (comma === 1) this.#page[this.#pageUsed] = COMMA;
-    this.#page.set(json, this.#pageUsed + comma);
-    this.#added(unit, id);
-  }
-
-  /** Counts a task whose `unit` bytes (its JSON and the comma before it) were just written after the page's used bytes. */
-  #added(unit: number, id: number): void {
-    const comma = this.#count > 0 ? 1 : 0;
-    if (this.#count === this.#starts.length) {
-      const grown = new Float64Array(this.#starts.length * 2);
-      grown.set(this.#starts);
-      this.#starts = grown;
-    }
-    this.#starts[this.#count] = this.#length + comma;
-    if (this.#count === 0) this.#firstId = id;
-    else if (id !== this.#lastId + 1) this.#contiguous = false;
-    this.#count += 1;
-    this.#lastId = id;
-    this.#pageUsed += unit;
-    this.#length += unit;
-    this.#current = undefined;
+  /** Adds a task at the end, given as its JSON, by change `change` (the next one when not given). */
+  push(json: Uint8Array, id = readId(json), change = this.#change + 1): void {
+    this.#append(json, id, change, change);
+    this.#recorded(change, id, false, false);
   }
 
   /**
-   * Adds a task given as its JSON text, unless the list would then break one of `limits`, in which
-   * case it adds nothing and says which limit. The text is encoded straight into the list's page:
-   * encoding it apart first would cost an array and a copy per task.
+   * Adds a task given as its JSON text by the next change, unless the list would then break one of
+   * `limits`, in which case it adds nothing and says which limit. The text is encoded straight into
+   * the list's chunk: encoding it apart first would cost an array and a copy per task.
    */
   pushText(json: string, id: number, limits: ListLimits): Limit | undefined {
-    const comma = this.#count > 0 ? 1 : 0;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit. A page without that much room left is rare: the
-    // task is encoded apart then, so that a refused one changes nothing.
-    if (json.length * 3 + comma > this.#page.byteLength - this.#pageUsed) {
-      const bytes = encodeText(json);
-      const limit = limitReached(this.usage, bytes.byteLength + comma, limits);
+    const last = this.#chunks.at(-1);
+    const written = last?.stage(json);
+    if (last === undefined || written === undefined) {
+      const bytes = encoder.encode(json);
+      const limit = limitReached(this.usage, bytes.byteLength + (this.#tasks > 0 ? 1 : 0), limits);
       if (limit === undefined) this.push(bytes, id);
       return limit;
     }
-    // Bytes past the page's used ones are in no version's view, so writing them first is safe.
-    const { written } = encoder.encodeInto(json, this.#page.subarray(this.#pageUsed + comma));
-    const limit = limitReached(this.usage, written + comma, limits);
+    const limit = limitReached(this.usage, written + (this.#tasks > 0 ? 1 : 0), limits);
     if (limit !== undefined) return limit;
-    if (comma === 1) this.#page[this.#pageUsed] = COMMA;
-    this.#added(written + comma, id);
+    const change = this.#change + 1;
+    last.commit(written, id, change, change);
+    this.#counted(id, written + 1);
+    this.#recorded(change, id, false, false);
     return undefined;
   }
 
-  /** Adds tasks given as their JSON joined by commas, with the byte length of each. */
-  pushJoined(json: Uint8Array, lengths: readonly number[]): void {
-    let offset = 0;
-    for (const length of lengths) {
-      this.push(json.subarray(offset, offset + length));
-      offset += length + 1;
+  /** The task whose id is `id`, with its change numbers, or undefined when the list does not hold it. */
+  find(id: number): StoredTask | undefined {
+    const found = this.#locate(id);
+    if (found === undefined) return undefined;
+    const [chunk, index] = found;
+    const view = (this.#chunks[chunk] as Chunk).view();
+    const start = view.starts[index] ?? 0;
+    const end = index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength;
+    return {
+      id,
+      json: view.bytes.subarray(start, end),
+      created: view.created[index] ?? 0,
+      changed: view.changed[index] ?? 0,
+    };
+  }
+
+  /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */
+  replace(id: number, json: Uint8Array, change = this.#change + 1): boolean {
+    if (!this.#replaced(id, json, change)) return false;
+    this.#recorded(change, id, false, true);
+    return true;
+  }
+
+  /** Deletes task `id` by change `change` (the next one when not given); false when there is no such task. */
+  remove(id: number, change = this.#change + 1): boolean {
+    if (!this.#removed(id, change)) return false;
+    this.#recorded(change, id, true, true);
+    return true;
+  }
+
+  /**
+   * Applies the changes another copy of the list made after this one's last change, given in
+   * change order with each task's last change only, and its counters. False when a new task comes
+   * before one the list holds: this copy was not the list as it was, and must start again.
+   */
+  copy(changes: readonly CopiedChange[], highestId: number): boolean {
+    const fresh = changes.filter((change) => change.change > this.#change);
+    const added: CopiedChange[] = [];
+    for (const entry of fresh) {
+      if (entry.json === undefined) this.#removed(entry.id, entry.change);
+      else if (!this.#replaced(entry.id, entry.json, entry.change)) added.push(entry);
     }
+    added.sort((a, b) => a.id - b.id);
+    if ((added[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
+    for (const { id, json, created, change } of added) this.#append(json ?? new Uint8Array(), id, created, change);
+    for (const { id, json, change } of fresh) this.#recorded(change, id, json === undefined, true);
+    this.#highestId = Math.max(this.#highestId, highestId);
+    return true;
   }
 
-  /** The task whose id is `id`, as the list holds it, or undefined when there is none. */
-  find(id: number): EncodedTask | undefined {
-    for (const task of this.read().tasksAfter(id - 1)) return task.id === id ? task : undefined;
-    return undefined;
+  #replaced(id: number, json: Uint8Array, change: number): boolean {
+    const found = this.#locate(id);
+    if (found === undefined) return false;
+    const [chunk, index] = found;
+    const view = (this.#chunks[chunk] as Chunk).view();
+    const old =
+      (index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength) - (view.starts[index] ?? 0);
+    this.#chunks[chunk] = changedChunk(view, index, json, change, 0);
+    this.#bytes += json.byteLength - old;
+    this.#current = undefined;
+    return true;
+  }
+
+  #removed(id: number, change: number): boolean {
+    const found = this.#locate(id);
+    if (found === undefined) return false;
+    const [chunk, index] = found;
+    const view = (this.#chunks[chunk] as Chunk).view();
+    const kept = changedChunk(view, index, undefined, change, 0);
+    this.#bytes -= view.bytes.byteLength - kept.used;
+    this.#tasks -= 1;
+    if (kept.count === 0) this.#chunks.splice(chunk, 1);
+    else this.#chunks[chunk] = kept;
+    this.#current = undefined;
+    return true;
   }
 
   /** The list as it is now; the same object until the list changes. */
   read(): ListVersion {
-    this.#current ??= this.#snapshot();
+    this.#current ??= new Snapshot({
+      instance: this.#instance,
+      chunks: this.#chunks.map((chunk) => chunk.view()),
+      log: this.#log.view(),
+      change: this.#change,
+      highestId: this.#highestId,
+    });
     return this.#current;
   }
 
-  #newPage(unit: number): void {
-    this.#full.push(this.#page.subarray(0, this.#pageUsed));
-    this.#fullEnds.push(this.#length);
-    const size = Math.max(Math.min(this.#page.byteLength * 2, PAGE_BYTES), unit);
-    this.#page = new Uint8Array(size);
-    this.#pageUsed = 0;
+  #append(json: Uint8Array, id: number, created: number, changed: number): void {
+    const bytes = json.byteLength + 1;
+    let last = this.#chunks.at(-1);
+    if (last === undefined || !last.takes(bytes)) {
+      last = new Chunk(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, this.#bytes, bytes)));
+      this.#chunks.push(last);
+    }
+    last.push(json, id, created, changed);
+    this.#counted(id, bytes);
   }
 
-  #snapshot(): ListVersion {
-    const pages = [...this.#full, this.#page.subarray(0, this.#pageUsed)];
-    const ends = [...this.#fullEnds, this.#length];
-    return new Snapshot(
-      this.#instance,
-      pages,
-      ends,
-      this.#starts,
-      this.#count,
-      this.#firstId,
-      this.#lastId,
-      this.#contiguous,
-    );
+  #counted(id: number, bytes: number): void {
+    this.#tasks += 1;
+    this.#bytes += bytes;
+    this.#highestId = Math.max(this.#highestId, id);
+    this.#current = undefined;
+  }
+
+  #recorded(change: number, id: number, deleted: boolean, replaces: boolean): void {
+    this.#change = Math.max(this.#change, change);
+    this.#log.record(change, id, deleted, replaces);
+    this.#log.compact((entry, task) => this.find(task)?.changed === entry);
+    this.#current = undefined;
+  }
+
+  /** The chunk and index of task `id`, or undefined when the list does not hold it. */
+  #locate(id: number): [number, number] | undefined {
+    let low = 0;
+    let high = this.#chunks.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.#chunks[middle]?.view().ids[0] ?? 0) > id) high = middle;
+      else low = middle + 1;
+    }
+    const chunk = low - 1;
+    const view: ChunkView | undefined = this.#chunks[chunk]?.view();
+    if (view === undefined) return undefined;
+    const index = indexAfter(view, id) - 1;
+    return index >= 0 && view.ids[index] === id ? [chunk, index] : undefined;
   }
 }
 
-/** A version of an {@link EncodedList}: views of the bytes written up to one moment. */
-class Snapshot implements ListVersion {
-  readonly version: string;
-  readonly usage: ListUsage;
-  readonly lastId: number;
-  readonly #pages: readonly Uint8Array<ArrayBuffer>[];
-  /** Where each page ends, counted over the bytes of all pages. */
-  readonly #ends: readonly number[];
-  readonly #starts: Float64Array;
-  readonly #count: number;
-  readonly #firstId: number;
-  readonly #contiguous: boolean;
-  #body: JsonBytes | undefined;
-
-  constructor(
-    instance: string,
-    pages: readonly Uint8Array<ArrayBuffer>[],
-    ends: readonly number[],
-    starts: Float64Array,
-    count: number,
-    firstId: number,
-    lastId: number,
-    contiguous: boolean,
-  ) {
-    this.#pages = pages;
-    this.#ends = ends;
-    this.#starts = starts;
-    this.#count = count;
-    this.#firstId = firstId;
-    this.#contiguous = contiguous;
-    this.lastId = lastId;
-    this.version = `${instance}-${count}`;
-    this.usage = { tasks: count, bytes: this.#length + 1 };
-  }
-
-  get #length(): number {
-    return this.#ends.at(-1) ?? 0;
-  }
-
-  body(): JsonBytes {
-    this.#body ??= jsonBytes([...this.#pages, CLOSE], this.#length + 1);
-    return this.#body;
-  }
-
-  after(id: number): JsonBytes {
-    const first = this.#indexAfter(id);
-    if (first === 0) return this.body();
-    if (first === this.#count) return jsonBytes([EMPTY], EMPTY.byteLength);
-    const start = this.#starts[first] ?? 0;
-    const parts = [Uint8Array.of(OPEN), ...this.#views(start, this.#length), CLOSE];
-    return jsonBytes(parts, this.#length - start + 2);
-  }
-
-  *tasksAfter(id: number): Iterable<EncodedTask> {
-    for (let index = this.#indexAfter(id); index < this.#count; index++) {
-      const start = this.#starts[index] ?? 0;
-      const end = index + 1 < this.#count ? (this.#starts[index + 1] ?? 0) - 1 : this.#length;
-      const page = this.#pageAt(start);
-      const pageStart = page === 0 ? 0 : (this.#ends[page - 1] ?? 0);
-      const json = (this.#pages[page] ?? EMPTY).subarray(start - pageStart, end - pageStart);
-      yield { id: readId(json, 0), json };
-    }
-  }
-
-  bytesAfter(id: number): number {
-    const first = this.#indexAfter(id);
-    return first === this.#count ? 0 : this.#length - (this.#starts[first] ?? 0);
-  }
-
-  /** The index of the first task whose id is greater than `id`, or the count when there is none. */
-  #indexAfter(id: number): number {
-    if (id < this.#firstId || this.#count === 0) return 0;
-    if (id >= this.lastId) return this.#count;
-    if (this.#contiguous) return Math.floor(id) - this.#firstId + 1;
-    let low = 0;
-    let high = this.#count;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.#idAt(middle) > id) high = middle;
-      else low = middle + 1;
-    }
-    return low;
-  }
-
-  #idAt(index: number): number {
-    const start = this.#starts[index] ?? 0;
-    const page = this.#pageAt(start);
-    const pageStart = page === 0 ? 0 : (this.#ends[page - 1] ?? 0);
-    return readId(this.#pages[page] ?? EMPTY, start - pageStart);
-  }
-
-  /** The page that holds the byte at `offset`. */
-  #pageAt(offset: number): number {
-    let low = 0;
-    let high = this.#ends.length - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.#ends[middle] ?? 0) > offset) high = middle;
-      else low = middle + 1;
-    }
-    return low;
-  }
-
-  /** Views of the bytes from `start` to `end`, one per page they cross. */
-  #views(start: number, end: number): Uint8Array<ArrayBuffer>[] {
-    const views: Uint8Array<ArrayBuffer>[] = [];
-    for (let page = this.#pageAt(start); page < this.#pages.length; page++) {
-      const pageStart = page === 0 ? 0 : (this.#ends[page - 1] ?? 0);
-      const bytes = this.#pages[page] ?? EMPTY;
-      views.push(bytes.subarray(Math.max(start - pageStart, 0), Math.min(end - pageStart, bytes.byteLength)));
-      if ((this.#ends[page] ?? 0) >= end) break;
-    }
-    return views;
-  }
-}
-
-/** The id of the task whose JSON starts at `offset` of `bytes`: the digits after `{"id":`. */
-function readId(bytes: Uint8Array, offset: number): number {
+/** The id of the task whose JSON is `bytes`: the digits after `{"id":`. */
+function readId(bytes: Uint8Array): number {
   let id = 0;
-  for (let at = offset + ID_PREFIX_BYTES; at < bytes.byteLength; at++) {
+  for (let at = ID_PREFIX_BYTES; at < bytes.byteLength; at++) {
     const digit = (bytes[at] ?? 0) - 0x30;
     if (digit < 0 || digit > 9) break;
     id = id * 10 + digit;
   }
   return id;
-}
-
-/** JSON from `parts`: one copied array when short, with its text when shorter still; else the parts as they are. */
-function jsonBytes(parts: readonly Uint8Array<ArrayBuffer>[], byteLength: number): JsonBytes {
-  if (byteLength > CONTIGUOUS_BYTES) return { parts, byteLength };
-  const bytes = new Uint8Array(byteLength);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  if (byteLength > TEXT_BYTES) return { parts: [bytes], byteLength };
-  let text: string | undefined;
-  return {
-    parts: [bytes],
-    byteLength,
-    get text() {
-      text ??= decoder.decode(bytes);
-      return text;
-    },
-  };
 }

@@ -1,9 +1,9 @@
-// A reader's cursor: the id of the last task it has. The list only grows and ids say where each
-// task stands, so the tasks after a cursor are exactly what the reader lacks.
+// A reader's cursor: a number, the change number of the last event a subscriber has, or the id of
+// the last task a poller has (`GET /tasks?after=N`).
 import { apiError } from "../errors.ts";
 import { badCursor } from "../messages.ts";
 
-/** At most 15 digits: every such number is exact as a JavaScript number, and no id comes near it. */
+/** At most 15 digits: every such number is exact as a JavaScript number, and no id or change number comes near it. */
 const CURSOR = /^\d{1,15}$/;
 
 /**

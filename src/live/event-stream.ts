@@ -1,7 +1,8 @@
-// Server-Sent Events: the list followed from a cursor, as a stream of `event: task` events.
+// Server-Sent Events: the list followed from a change number, as a stream of task, update, delete
+// and reset events.
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
-import { KEEP_ALIVE, type TaskFrames } from "./frames.ts";
+import { KEEP_ALIVE, RESET_EVENT, type TaskFrames } from "./frames.ts";
 
 /** Bytes an event stream holds unsent before it waits for the subscriber to read. */
 const STREAM_MARK_BYTES = 64 * 1024;
@@ -18,7 +19,7 @@ export interface Ending {
   readonly leave: () => void;
 }
 
-/** The body of an SSE answer: the tasks after `cursor`, then each new one, as events, until it ends. */
+/** The body of an SSE answer: the changes after `cursor`, then each new one, as events, until it ends. */
 export function eventStream(
   store: TaskStore,
   cursor: number,
@@ -54,7 +55,8 @@ export function eventStream(
               drain = done;
               signal.addEventListener("abort", () => done(), { once: true });
             }),
-          send: (task, fresh) => controller.enqueue(frames.event(task, fresh)),
+          send: (event, fresh) => controller.enqueue(frames.event(event, fresh)),
+          reset: () => controller.enqueue(RESET_EVENT),
           keepAlive: () => controller.enqueue(KEEP_ALIVE),
           cutOff: () => controller.error(new Error("The subscriber stopped reading")),
         };

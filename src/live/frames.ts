@@ -1,59 +1,67 @@
-// Each task as a subscriber receives it: a Server-Sent Event, or the text of a WebSocket message.
-// A new task goes to every subscriber at once, so its frame is made once and shared.
-import type { EncodedTask } from "../list/encoded-list.ts";
+// Each event as a subscriber receives it: a Server-Sent Event, or the text of a WebSocket message.
+// A new change goes to every subscriber at once, so its frame is made once and shared.
+import type { ListEvent } from "../list/encoded-list.ts";
+import { eventText } from "../list/event-text.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const EVENT_SUFFIX = encoder.encode("\n\n");
-/** Frames kept for sharing: enough for the tasks of a burst; older ones are made again if asked. */
+/** Frames kept for sharing: enough for the changes of a burst; older ones are made again if asked. */
 const SHARED_FRAMES = 256;
 
 /** What SSE subscribers get after 15 s without an event, so that proxies keep the connection. */
 export const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
+/** The SSE event that tells a subscriber to drop what it holds: the whole list follows. It has no id. */
+export const RESET_EVENT = encoder.encode("event: reset\ndata: {}\n\n");
 
-/** A frame made for one task, and the bytes it was made from, which tell whether a task is the same. */
+/** A frame made for one event, and what it was made from, which tells whether an event is the same. */
 interface Made<T> {
-  readonly json: Uint8Array;
+  readonly event: ListEvent;
   readonly frame: T;
 }
 
-/** Frames of the latest tasks, so that a task sent to every subscriber is encoded once. */
+/** Frames of the latest changes, so that a change sent to every subscriber is encoded once. */
 export class TaskFrames {
   readonly #events = new Map<number, Made<Uint8Array<ArrayBuffer>>>();
   readonly #texts = new Map<number, Made<string>>();
 
-  /** The task as an SSE event: `id`, `event: task`, and its JSON as `data`. */
-  event(task: EncodedTask, share: boolean): Uint8Array<ArrayBuffer> {
-    return this.#made(this.#events, task, share, () => {
-      const prefix = encoder.encode(`id: ${task.id}\nevent: task\ndata: `);
-      const frame = new Uint8Array(prefix.byteLength + task.json.byteLength + EVENT_SUFFIX.byteLength);
+  /** The event as SSE: `id: <change number>`, `event: task|update|delete`, and its JSON as `data`. */
+  event(event: ListEvent, share: boolean): Uint8Array<ArrayBuffer> {
+    return this.#made(this.#events, event, share, () => {
+      const prefix = encoder.encode(`id: ${event.change}\nevent: ${event.event}\ndata: `);
+      const frame = new Uint8Array(prefix.byteLength + event.json.byteLength + EVENT_SUFFIX.byteLength);
       frame.set(prefix);
-      frame.set(task.json, prefix.byteLength);
-      frame.set(EVENT_SUFFIX, prefix.byteLength + task.json.byteLength);
+      frame.set(event.json, prefix.byteLength);
+      frame.set(EVENT_SUFFIX, prefix.byteLength + event.json.byteLength);
       return frame;
     });
   }
 
-  /** The task as the text of a WebSocket message: its JSON. */
-  text(task: EncodedTask, share: boolean): string {
-    return this.#made(this.#texts, task, share, () => decoder.decode(task.json));
+  /** The event as the text of a WebSocket message: `{"id":<change number>,"event":...,"data":...}`. */
+  text(event: ListEvent, share: boolean): string {
+    return this.#made(this.#texts, event, share, () => eventText(event));
   }
 
-  /** A frame of `task`, the shared one when it was made from the same bytes, else a new one (kept when `share`). */
-  #made<T>(frames: Map<number, Made<T>>, task: EncodedTask, share: boolean, make: () => T): T {
-    const kept = frames.get(task.id);
-    // A list made again (a database's list replaced) reuses ids: only the same bytes are the same task.
-    if (kept !== undefined && sameBytes(kept.json, task.json)) return kept.frame;
+  /** A frame of `event`, the shared one when it was made from the same change, else a new one (kept when `share`). */
+  #made<T>(frames: Map<number, Made<T>>, event: ListEvent, share: boolean, make: () => T): T {
+    const kept = frames.get(event.change);
+    // A list made again (a database's list replaced) reuses change numbers: only the same bytes are the same change.
+    if (kept !== undefined && sameEvent(kept.event, event)) return kept.frame;
     const frame = make();
     if (share) {
-      frames.set(task.id, { json: task.json, frame });
+      frames.set(event.change, { event, frame });
       if (frames.size > SHARED_FRAMES) frames.delete(frames.keys().next().value as number);
     }
     return frame;
   }
 }
 
-/** Whether two views show the same bytes of the same buffer. */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.buffer === b.buffer && a.byteOffset === b.byteOffset && a.byteLength === b.byteLength;
+/** Whether two events are one: a deletion of the same task, or views of the same bytes of the same buffer. */
+function sameEvent(a: ListEvent, b: ListEvent): boolean {
+  if (a.event !== b.event || a.id !== b.id) return false;
+  if (a.event === "delete") return true;
+  return (
+    a.json.buffer === b.json.buffer &&
+    a.json.byteOffset === b.json.byteOffset &&
+    a.json.byteLength === b.json.byteLength
+  );
 }

@@ -1,6 +1,7 @@
-// WebSocket subscribers: the list followed from a cursor, one text message per task, on whichever
+// WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
+import { RESET_TEXT } from "../list/event-text.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
@@ -61,7 +62,8 @@ export function socketFeed(
               }
             }, DRAIN_POLL_MS);
           }),
-        send: (task, fresh) => ws.send(frames.text(task, fresh)),
+        send: (event, fresh) => ws.send(frames.text(event, fresh)),
+        reset: () => ws.send(RESET_TEXT),
         keepAlive: () => {},
         cutOff: () => ws.close(TRY_AGAIN_LATER, TOO_FAR_BEHIND),
       };

@@ -59,6 +59,11 @@ export function components(config: AppConfig): Json {
         properties: { title: { type: "string" }, completed: { type: "boolean" } },
         required: ["title", "completed"],
       },
+      TaskPatch: {
+        type: "object",
+        description: "A JSON merge patch: the members present are applied, others (id included) ignored",
+        properties: { title: { type: "string" }, completed: { type: "boolean" } },
+      },
       Error: {
         type: "object",
         properties: { message: { type: "string" } },
@@ -114,6 +119,11 @@ export function components(config: AppConfig): Json {
         description: "Always no-cache: revalidate with If-None-Match",
         required: true,
         schema: { const: "no-cache" },
+      },
+      AcceptPatch: {
+        description: "The patch format PATCH takes",
+        required: true,
+        schema: { const: "application/merge-patch+json" },
       },
       ContentSecurityPolicy: {
         description: "Allows the page's own inline script and style (by hash) and requests to its own origin only",

@@ -80,7 +80,7 @@ export function openApiDocument(config: AppConfig, routes: readonly DocumentedRo
       title: "Task list service",
       version: "1.0.0",
       description:
-        "An ordered, append-only list of tasks. /tasks and /index.php serve the same list; / is a page for people that shows it. A method a path does not list answers 405 with no body and an Allow header naming the methods it lists (HEAD with GET; OPTIONS only as a CORS preflight). Any other path answers 404 with an Error body.",
+        "An ordered list of tasks. /tasks and /index.php serve the same list, and /tasks/{id} one task of it; / is a page for people that shows it. A method a path does not list answers 405 with no body and an Allow header naming the methods it lists (HEAD with GET; OPTIONS only as a CORS preflight). Any other path answers 404 with an Error body.",
     },
     servers: [{ url: config.basePath === "" ? "/" : config.basePath }],
     tags,

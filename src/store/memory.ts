@@ -3,10 +3,17 @@ import type { ListLimits } from "../config.ts";
 import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.ts";
 import { ChangeSignal } from "./change-signal.ts";
+import { planRemove, planUpdate } from "./local-writes.ts";
 import { RememberedKeys } from "./remembered-keys.ts";
-import type { AppendResult, IdempotencyKey, TaskStore } from "./store.ts";
-
-const decoder = new TextDecoder();
+import type {
+  AppendResult,
+  IdempotencyKey,
+  IfMatch,
+  RemoveResult,
+  TaskPatch,
+  TaskStore,
+  UpdateResult,
+} from "./store.ts";
 
 /**
  * One list in this isolate's or process's memory, starting from the initial tasks. Reads are
@@ -31,23 +38,38 @@ export class MemoryStore implements TaskStore {
     const known = key === undefined ? undefined : this.#keys.match(key);
     if (known === "another-task") return { outcome: "key-reused", usage: list.usage };
     if (known !== undefined) {
-      const kept = list.find(known.taskId);
-      if (kept !== undefined) {
-        const json = decoder.decode(kept.json);
-        return { outcome: "replayed", task: JSON.parse(json) as Task, json, usage: list.usage };
-      }
+      return { outcome: "replayed", task: JSON.parse(known.json) as Task, json: known.json, usage: list.usage };
     }
-    const created: Task = { id: list.lastId + 1, title: task.title, completed: task.completed };
+    const created: Task = { id: list.highestId + 1, title: task.title, completed: task.completed };
     const json = taskJson(created);
     const limit = list.pushText(json, created.id, limits);
     if (limit !== undefined) return { outcome: "full", limit, usage: list.usage };
-    if (key !== undefined) this.#keys.remember(key, created.id, limits.maxKeys);
+    if (key !== undefined) this.#keys.remember(key, created.id, limits.maxKeys, json);
     this.#changes.notify();
     return { outcome: "added", task: created, json, usage: list.usage };
   }
 
-  nextChange(lastId: number, signal: AbortSignal): Promise<void> {
-    return this.#changes.wait(() => this.#encoded().lastId > lastId, signal);
+  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+    const list = this.#encoded();
+    const planned = planUpdate(list, id, patch, limits, ifMatch);
+    if ("outcome" in planned) return planned;
+    list.replace(id, planned.json, planned.change);
+    this.#changes.notify();
+    const { task, text, version } = planned;
+    return { outcome: "updated", task, json: text, version, usage: list.usage };
+  }
+
+  async remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+    const list = this.#encoded();
+    const planned = planRemove(list, id, ifMatch);
+    if ("outcome" in planned) return planned;
+    list.remove(id, planned.change);
+    this.#changes.notify();
+    return { outcome: "deleted", usage: list.usage };
+  }
+
+  nextChange(change: number, signal: AbortSignal): Promise<void> {
+    return this.#changes.wait(() => this.#encoded().change > change, signal);
   }
 
   /** Made on first use: its random instance id tells this list apart from other isolates' lists of the same length, and Workers refuse random values at start-up. */

@@ -1,6 +1,6 @@
 // A reader's copy of a list kept elsewhere (a Durable Object, a database), and the one question
-// every such store answers: which tasks follow the last one the copy holds.
-import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
+// every such store answers: what changed since the last change the copy holds.
+import { type CopiedChange, EncodedList, type ListVersion } from "../list/encoded-list.ts";
 
 /**
  * Bytes of tasks one answer to {@link ChangesSince} hands over, past which it stops after the task
@@ -9,28 +9,42 @@ import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
  */
 export const CHANGES_CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** What changed in the list since a reader's copy: the tasks after the last id it has. */
+/** What changed in the list since a reader's copy: each task's last change and each deletion, in change order. */
 export interface ListChanges {
   /** The list's instance id; a reader whose copy is of another instance starts again from nothing. */
   readonly instance: string;
-  /** Tasks in the whole list now. */
-  readonly tasks: number;
-  /** The id the added tasks follow: the reader's last id, or 0 when it must start again. */
-  readonly afterId: number;
-  /** The next tasks after `afterId`, at most about {@link CHANGES_CHUNK_BYTES}: their JSON joined by commas, and each one's length. */
-  readonly added: { readonly json: Uint8Array<ArrayBuffer>; readonly lengths: readonly number[] };
+  /** The number of the list's last change. */
+  readonly change: number;
+  readonly highestId: number;
+  /** The change number of the last deletion the list forgot, or 0. */
+  readonly forgotten: number;
+  /** The change the answer follows: the reader's, or 0 when it must start again from nothing. */
+  readonly after: number;
+  /** The last change the answer covers: the list's, or less when it stopped at about {@link CHANGES_CHUNK_BYTES}. */
+  readonly through: number;
+  /** The tasks whose last change is after `after`, up to `through`, in change order: their JSON joined by commas, and of each its length, id, creation and last change. */
+  readonly tasks: {
+    readonly json: Uint8Array<ArrayBuffer>;
+    readonly lengths: readonly number[];
+    readonly ids: readonly number[];
+    readonly created: readonly number[];
+    readonly changed: readonly number[];
+  };
+  /** The deletions after `after`, up to `through`, in change order. */
+  readonly deleted: { readonly ids: readonly number[]; readonly changes: readonly number[] };
 }
 
 /**
- * The seam of every store that keeps the list away from this process: the tasks after `afterId`
- * of list `instance`, or from the first task when `instance` is not the list's (or undefined).
+ * The seam of every store that keeps the list away from this process: what changed after change
+ * `after` of list `instance`, or everything from nothing when `instance` is not the list's (or
+ * undefined), or when `after` is older than the deletions the list remembers or newer than the list.
  */
-export type ChangesSince = (instance: string | undefined, afterId: number) => Promise<ListChanges>;
+export type ChangesSince = (instance: string | undefined, after: number) => Promise<ListChanges>;
 
 /**
- * A copy of a list kept elsewhere. Each read asks only for the tasks after the last id the copy
- * holds, so what crosses follows the change, not the list's length, and a current copy costs one
- * small question.
+ * A copy of a list kept elsewhere. Each read asks only for what changed after the last change the
+ * copy holds, so what crosses follows the change, not the list's length, and a current copy costs
+ * one small question.
  */
 export class ListMirror {
   #instance: string | undefined;
@@ -76,23 +90,65 @@ export class ListMirror {
   }
 
   /**
-   * Reads that run at once may share the copy: a chunk is added only onto the id it follows, and
-   * one already added is skipped.
+   * Asks until the copy has every change up to the list's last, then applies them at once. Reads
+   * that run at once may share the copy: a change it already holds is skipped.
    */
-  async #catchUp(changes: ChangesSince): Promise<void> {
-    let target: number | undefined;
-    for (;;) {
-      const changed = await changes(this.#instance, this.#list.lastId);
-      if (changed.instance !== this.#instance && changed.afterId === 0) {
-        this.#instance = changed.instance;
-        this.#list = new EncodedList(changed.instance);
+  async #catchUp(changes: ChangesSince, fromNothing = false): Promise<void> {
+    const base = this.#list;
+    let instance = fromNothing ? undefined : this.#instance;
+    let after = instance === undefined ? 0 : base.change;
+    let answer: ListChanges;
+    let fresh = instance === undefined;
+    // Each task's last change only: a task changed again between two answers keeps the later.
+    const batch = new Map<number, CopiedChange>();
+    do {
+      answer = await changes(instance, after);
+      if (answer.instance !== instance || answer.after !== after) {
+        fresh = true;
+        batch.clear();
       }
-      target ??= changed.tasks;
-      const { json, lengths } = changed.added;
-      const follows = changed.instance === this.#instance && changed.afterId === this.#list.lastId;
-      if (follows) this.#list.pushJoined(json, lengths);
-      // A count that runs ahead of the rows (a table changed by hand) must not keep the read waiting.
-      if (this.#list.usage.tasks >= target || (follows && lengths.length === 0)) return;
+      instance = answer.instance;
+      for (const change of changesOf(answer)) {
+        batch.delete(change.id);
+        batch.set(change.id, change);
+      }
+      after = answer.through;
+    } while (answer.through < answer.change);
+    const ordered = [...batch.values()].sort((a, b) => a.change - b.change);
+    if (!fresh) {
+      // Another read replaced the copy meanwhile: what this one learnt is in the new copy, or older.
+      if (this.#list !== base) return;
+      if (this.#list.copy(ordered, answer.highestId)) return;
+      return this.#catchUp(changes, true);
     }
+    this.#instance = instance;
+    this.#list = new EncodedList(instance, {
+      tasks: ordered
+        .filter((change) => change.json !== undefined)
+        .sort((a, b) => a.id - b.id)
+        .map(({ id, json, created, change }) => ({ id, json: json ?? new Uint8Array(), created, changed: change })),
+      deletions: ordered.filter((change) => change.json === undefined),
+      change: answer.change,
+      highestId: answer.highestId,
+      forgotten: answer.forgotten,
+    });
   }
+}
+
+/** The changes of one answer, tasks and deletions merged in change order. */
+function changesOf(answer: ListChanges): CopiedChange[] {
+  const { tasks, deleted } = answer;
+  const merged: CopiedChange[] = [];
+  let offset = 0;
+  for (const [at, length] of tasks.lengths.entries()) {
+    merged.push({
+      id: tasks.ids[at] ?? 0,
+      change: tasks.changed[at] ?? 0,
+      created: tasks.created[at] ?? 0,
+      json: tasks.json.subarray(offset, offset + length),
+    });
+    offset += length + 1;
+  }
+  for (const [at, id] of deleted.ids.entries()) merged.push({ id, change: deleted.changes[at] ?? 0, created: 0 });
+  return merged.sort((a, b) => a.change - b.change);
 }

@@ -1,13 +1,14 @@
-// Idempotency-Keys a list in this process's memory remembers: each with the id of the task it
-// added and a hash of what it asked for, each write token's oldest forgotten first.
+// Idempotency-Keys a list in this process's memory remembers: each with the task it added, as it
+// was first answered, and a hash of what it asked for, each write token's oldest forgotten first.
 import type { IdempotencyKey } from "./store.ts";
 
 /** What a remembered key says of a request that comes with it again. */
-export type KeyMatch = { readonly taskId: number } | "another-task" | undefined;
+export type KeyMatch = { readonly taskId: number; readonly json: string } | "another-task" | undefined;
 
 interface Remembered {
   readonly fingerprint: string;
   readonly taskId: number;
+  readonly json: string;
 }
 
 /**
@@ -22,17 +23,17 @@ export class RememberedKeys {
   match(key: IdempotencyKey): KeyMatch {
     const known = this.#scopes.get(key.scope)?.get(key.key);
     if (known === undefined) return undefined;
-    return known.fingerprint === key.fingerprint ? { taskId: known.taskId } : "another-task";
+    return known.fingerprint === key.fingerprint ? { taskId: known.taskId, json: known.json } : "another-task";
   }
 
-  /** Remembers that `key` added task `taskId`, forgetting its scope's oldest keys past `max`. */
-  remember(key: IdempotencyKey, taskId: number, max: number): void {
+  /** Remembers that `key` added task `taskId`, answered as `json`, forgetting its scope's oldest keys past `max`. */
+  remember(key: IdempotencyKey, taskId: number, max: number, json: string): void {
     let keys = this.#scopes.get(key.scope);
     if (keys === undefined) {
       keys = new Map();
       this.#scopes.set(key.scope, keys);
     }
-    keys.set(key.key, { fingerprint: key.fingerprint, taskId });
+    keys.set(key.key, { fingerprint: key.fingerprint, taskId, json });
     for (const oldest of keys.keys()) {
       if (keys.size <= max) break;
       keys.delete(oldest);

@@ -17,38 +17,79 @@ export interface IdempotencyKey {
   readonly fingerprint: string;
 }
 
-/**
- * What an append did: the task it added, with its JSON as the list holds it; the task an earlier
- * append with the same key added (replayed); the key refused, sent before with another task; or
- * the limit that kept it out.
- */
-export type AppendResult =
-  | { readonly outcome: "added" | "replayed"; readonly task: Task; readonly json: string; readonly usage: ListUsage }
-  | { readonly outcome: "key-reused"; readonly usage: ListUsage }
-  | { readonly outcome: "full"; readonly limit: Limit; readonly usage: ListUsage };
+/** What an edit changes: `title` and `completed` when present (a merge patch; a PUT sends both). */
+export type TaskPatch = Partial<NewTask>;
 
 /**
- * Where the list lives. Every store keeps the same list the same way: append-only, ids one after
- * another, each append checked against the limits in the same atomic step that adds the task.
+ * A write's precondition: the task versions (ETag values, unquoted) one of which must be the task's
+ * current one, as `If-Match` names them; undefined for none (no `If-Match`, or `*`).
+ */
+export type IfMatch = readonly string[] | undefined;
+
+/**
+ * What a write did, the same for every store. An append answers added, replayed (a known key's
+ * task, as it was first answered), key-reused (the key came with another task) or full; an update
+ * answers updated, unchanged (the patch changed nothing), full (the new title does not fit),
+ * not-found, gone or precondition-failed; a removal answers deleted, not-found, gone or
+ * precondition-failed. `json` is the task's JSON as the list serves it, `version` its own version.
+ */
+export type WriteResult =
+  | { readonly outcome: "added" | "replayed"; readonly task: Task; readonly json: string; readonly usage: ListUsage }
+  | { readonly outcome: "key-reused"; readonly usage: ListUsage }
+  | { readonly outcome: "full"; readonly limit: Limit; readonly usage: ListUsage }
+  | {
+      readonly outcome: "updated" | "unchanged";
+      readonly task: Task;
+      readonly json: string;
+      readonly version: string;
+      readonly usage: ListUsage;
+    }
+  | { readonly outcome: "deleted"; readonly usage: ListUsage }
+  /** `not-found`: the id was never given; `gone`: the task was deleted; `precondition-failed`: If-Match named another version. */
+  | { readonly outcome: "not-found" | "gone" | "precondition-failed"; readonly usage: ListUsage };
+
+/** What an append may answer. */
+export type AppendResult = Extract<WriteResult, { outcome: "added" | "replayed" | "key-reused" | "full" }>;
+/** What an update may answer. */
+export type UpdateResult = Extract<
+  WriteResult,
+  { outcome: "updated" | "unchanged" | "full" | "not-found" | "gone" | "precondition-failed" }
+>;
+/** What a removal may answer. */
+export type RemoveResult = Extract<WriteResult, { outcome: "deleted" | "not-found" | "gone" | "precondition-failed" }>;
+
+/**
+ * Where the list lives. Every store keeps the same list the same way: ids one after another and
+ * never given twice, one change number per change, each write checked in the same atomic step that
+ * makes it.
  */
 export interface TaskStore {
   /**
-   * The list as it is when the read starts, or later: a version whose JSON, and the tasks after
-   * any id, are read from it. Synchronous when the list is in this process's memory.
+   * The list as it is when the read starts, or later: a version whose JSON, the tasks after any
+   * id, one task with its version, and the changes after any change number, are read from it.
+   * Synchronous when the list is in this process's memory.
    */
   read(): ListVersion | Promise<ListVersion>;
   /**
-   * Appends a task with the next id (the last id plus 1) in one atomic step, unless the list would
-   * then break one of `limits`, in which case it adds nothing and says which limit. With `key`, a
-   * key the list remembers is answered with its task (or refused, for another task) before any
-   * limit; a new one is remembered in the same step as the task, and forgotten if nothing is added.
+   * Appends a task with the next id (one more than the highest ever given) in one atomic step,
+   * unless the list would then break one of `limits`, in which case it adds nothing and says which
+   * limit. With `key`, a key the list remembers is answered with its task as first answered (or
+   * refused, for another task) before any limit; a new one is remembered in the same step.
    */
   append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult>;
   /**
-   * Resolves once the list may hold tasks after `lastId`, at once if it already does, or when
-   * `signal` aborts; a reader then reads again. Each store is told in its own way (in-process, by
-   * the Durable Object, by the database), and may resolve early for nothing. Call it from the
-   * reader's own request: on Workers the wait is made of that request's own timers and I/O.
+   * Applies `patch` to task `id` in one atomic step with its checks, in this order: the task
+   * (not-found, gone), `ifMatch` (precondition-failed), then `limits` (full, when the new JSON would
+   * take the list past MAX_LIST_BYTES). A patch that changes nothing is no change.
    */
-  nextChange(lastId: number, signal: AbortSignal): Promise<void>;
+  update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult>;
+  /** Deletes task `id` in one atomic step with its checks: the task (not-found, gone), then `ifMatch`. */
+  remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult>;
+  /**
+   * Resolves once the list's last change is after change `change`, at once if it already is, or
+   * when `signal` aborts; a reader then reads again. Each store is told in its own way
+   * (in-process, by the Durable Object, by the database), and may resolve early for nothing. Call
+   * it from the reader's own request: on Workers the wait is made of that request's own timers and I/O.
+   */
+  nextChange(change: number, signal: AbortSignal): Promise<void>;
 }

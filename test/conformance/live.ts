@@ -18,7 +18,11 @@ function eventText(task: Task): string {
 }
 
 /** Opens /tasks/events with `headers` and `query`, checks the answer starts a stream, and reads it. */
-async function subscribe(client: Client, query = "", headers: Record<string, string> = {}): Promise<EventReader> {
+export async function subscribe(
+  client: Client,
+  query = "",
+  headers: Record<string, string> = {},
+): Promise<EventReader> {
   const res = await client.open({ method: "GET", path: `${EVENTS}${query}`, headers });
   if (res.status !== 200 || res.body === null) {
     fail(`GET ${EVENTS}${query} must start an event stream, got ${res.status} ${await res.text()}`);
@@ -148,15 +152,22 @@ export function liveCases(options: {
       },
     },
     {
-      name: "a cursor past the end sends nothing until tasks pass it, then only those",
+      name: "a cursor past the list's last change gets a reset without an id, then the whole list, then each new task",
       async run(client) {
         const list = await client.readList();
         const cursor = (list.tasks.at(-1)?.id ?? 0) + 2;
         const reader = await subscribe(client, `?after=${cursor}`);
         try {
-          const created = await createSome(client, 4, "Past the cursor");
-          checkEvents(await reader.take(2, "the tasks past the cursor"), created.slice(2), "the tasks past the cursor");
-          await checkQuiet(reader, "after the tasks past the cursor");
+          const [reset] = await reader.take(1, "the reset");
+          checkEqual(reset?.raw, "event: reset\ndata: {}", "the event for a cursor past the end");
+          checkEvents(
+            await reader.take(list.tasks.length, "the whole list"),
+            list.tasks,
+            "the whole list after a reset",
+          );
+          const created = await createSome(client, 2, "After a reset");
+          checkEvents(await reader.take(2, "the new tasks"), created, "the new tasks after a reset");
+          await checkQuiet(reader, "after the new tasks");
         } finally {
           reader.close();
         }
@@ -209,26 +220,27 @@ export function liveCases(options: {
   ];
 }
 
-/** WebSocket subscribers: the same cursor and order rules, one text message per task. */
+/** A WebSocket message for a task created after the cursor. */
+function taskMessage(task: Task): string {
+  return `{"id":${task.id},"event":"task","data":${JSON.stringify(task)}}`;
+}
+
+/** WebSocket subscribers: the same cursor and order rules, one text message per event. */
 function socketCases(): StatefulCase[] {
   return [
     {
-      name: "a WebSocket on /tasks/events gets one text message per task after the cursor, then each new task once",
+      name: "a WebSocket on /tasks/events gets one message per task after the cursor, then each new task once",
       async run(client) {
         const list = await client.readList();
         const last = list.tasks.at(-1)?.id ?? 0;
         const reader = new SocketReader(client.socket(`${EVENTS}?after=${last - 1}`));
         try {
           await reader.opened();
-          checkEqual(
-            await reader.take(1, "the backlog"),
-            list.tasks.slice(-1).map((t) => JSON.stringify(t)),
-            "backlog",
-          );
+          checkEqual(await reader.take(1, "the backlog"), list.tasks.slice(-1).map(taskMessage), "backlog");
           const created = await createSome(client, 3, "Over a socket");
           checkEqual(
             await reader.take(3, "the new tasks"),
-            created.map((task) => JSON.stringify(task)),
+            created.map(taskMessage),
             "the new tasks over the socket, in id order",
           );
           await checkQuiet(reader, "after the new tasks");

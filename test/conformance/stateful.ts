@@ -344,7 +344,7 @@ function preflight(path: string, origin: string): RequestSpec {
   };
 }
 
-async function fill(client: Client, maxTasks: number): Promise<void> {
+export async function fill(client: Client, maxTasks: number): Promise<void> {
   const { tasks } = await client.readList();
   const missing = maxTasks - tasks.length;
   if (missing > MAX_FILL) fail(`MAX_TASKS ${maxTasks} is too large to fill: start the target with a smaller MAX_TASKS`);

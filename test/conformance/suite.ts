@@ -6,6 +6,10 @@ import { idempotencyCases } from "./idempotency.ts";
 import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
 import { tableCases } from "./table.ts";
+import { taskAccessCases } from "./task-access.ts";
+import { taskChangeCases } from "./task-changes.ts";
+import { taskEventCases } from "./task-events.ts";
+import { taskLimitCases } from "./task-limits.ts";
 
 export type { ConformanceOptions, ConformanceTarget, FetchFunction } from "./client.ts";
 
@@ -40,6 +44,10 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...idempotencyCases(options),
     ...corsCases(options.corsOrigins),
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
+    // Last: they edit and delete tasks, which the cases above do not expect of the list.
+    ...taskChangeCases(),
+    ...taskEventCases(options.sockets === true),
+    ...taskAccessCases(options),
   ];
 }
 
@@ -48,6 +56,7 @@ export function fillingCases(options: ConformanceOptions = {}): ConformanceCase[
   return [
     ...(options.maxListBytes === undefined ? [] : byteLimitCases(options.maxListBytes)),
     ...(options.maxTasks === undefined ? [] : limitCases(options.maxTasks)),
+    ...taskLimitCases(options),
   ];
 }
 

@@ -352,7 +352,18 @@ function homePageCases(options: ConformanceOptions): TableCase[] {
 }
 
 function notFoundCases(options: ConformanceOptions): TableCase[] {
-  const paths = ["/tasks/", "/tasks/1", "/index.php/tasks", "/task", "/Tasks", "/index.html", "/openapi.yaml"];
+  const paths = [
+    "/tasks/",
+    "/tasks/007",
+    "/tasks/0",
+    "/tasks/abc",
+    "/index.php/1",
+    "/index.php/tasks",
+    "/task",
+    "/Tasks",
+    "/index.html",
+    "/openapi.yaml",
+  ];
   const cases = paths.map(
     (path): TableCase => ({
       name: `GET ${path} answers 404 "Not found"`,
@@ -363,14 +374,14 @@ function notFoundCases(options: ConformanceOptions): TableCase[] {
   );
   cases.push(
     {
-      name: "POST /tasks/1 answers 404 and adds nothing",
-      request: jsonPost("/tasks/1", { title: "Wrong path", completed: false }),
+      name: "POST /tasks/007 answers 404 and adds nothing",
+      request: jsonPost("/tasks/007", { title: "Wrong path", completed: false }),
       status: 404,
       body: NOT_FOUND,
     },
     {
-      name: "DELETE /tasks/1 answers 404",
-      request: { method: "DELETE", path: "/tasks/1" },
+      name: "DELETE /tasks/007 answers 404",
+      request: { method: "DELETE", path: "/tasks/007" },
       status: 404,
       body: NOT_FOUND,
     },

@@ -9,6 +9,12 @@ import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { asOperator, logLinesWith, onPostgres } from "./servers.ts";
 
 /**
+ * For a test that starts servers of its own: its wrangler dev starts wait for the file's other
+ * starts, which run one at a time, so on a busy machine it takes longer than the project's 60 s.
+ */
+const STARTING = { timeout: 120_000 };
+
+/**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
  * throwaway database: the conformance suite with the byte limit and with every setting moved,
  * restarts that keep the list, a kill mid-load (on Node), a list already past a limit, and the
@@ -44,9 +50,12 @@ export function describePostgresRuntime(runtime: Runtime): void {
   }
 
   describeAlongside(`${runtime} server on a list already past MAX_TASKS`, () => {
-    test(`a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`, async () => {
+    const title = `a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`;
+    test(title, STARTING, async () => {
       const { env, start } = list("over_limit");
-      const first = await startServer(runtime, env, start);
+      // Any process on the schema fills the list; a Node server starts in a fraction of wrangler dev's time.
+      const filler = onPostgres("node", url, `${runtime}_over_limit`);
+      const first = await startServer("node", filler.env, filler.start);
       try {
         for (let i = 0; i < 3; i++) await createTask(first.baseUrl, { title: `Task ${i}`, completed: false });
       } finally {
@@ -155,7 +164,9 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
  */
 function describeWorkerRefusals(): void {
   describeAlongside("wrangler dev with a database it cannot use", () => {
-    test("a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown", async () => {
+    const title =
+      "a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown";
+    test(title, STARTING, async () => {
       const secret = `never-shown-${crypto.randomUUID()}`;
       const { env, start } = onPostgres(
         "wrangler",

@@ -1,4 +1,4 @@
-// A SQLite file's directory deleted under a running Node, Bun or Deno server: POSTs answer 503
+// A SQLite file's directory deleted under a running Node, Bun or Deno server: writes answer 503
 // rather than acknowledging what a restart would not find, the log says so once, and after a
 // restart a retry with the same Idempotency-Key adds its task once.
 import { mkdirSync, rmSync } from "node:fs";

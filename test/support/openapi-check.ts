@@ -47,6 +47,31 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
     return check(value) ? undefined : ajv.errorsText(check.errors);
   };
 
+  /**
+   * The document's path that `path` is: itself when listed, else a template whose `{name}`
+   * segments take the segment as an integer written canonically, valid against its parameter's schema.
+   */
+  const documentedPath = (path: string): string => {
+    const paths = (document.paths ?? {}) as Record<string, Json>;
+    if (path in paths) return path;
+    const segments = path.split("/");
+    for (const [template, item] of Object.entries(paths)) {
+      const parts = template.split("/");
+      if (!template.includes("{") || parts.length !== segments.length) continue;
+      const parameters = (item.parameters ?? []) as Json[];
+      const fits = parts.every((part, i) => {
+        const segment = segments[i] ?? "";
+        if (!part.startsWith("{")) return part === segment;
+        const index = parameters.findIndex((each) => each.in === "path" && `{${each.name}}` === part);
+        if (index < 0 || !/^(0|[1-9][0-9]*)$/.test(segment)) return false;
+        const schema = `/paths/${escapePointer(template)}/parameters/${index}/schema`;
+        return validate(schema, Number(segment)) === undefined;
+      });
+      if (fits) return template;
+    }
+    return path;
+  };
+
   return (exchange) => {
     const problems: string[] = [];
     const where = `${exchange.method} ${exchange.path} -> ${exchange.status}`;
@@ -90,7 +115,7 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
       if (error !== undefined) problems.push(`${where}: body ${error}`);
     };
 
-    const pathPointer = `/paths/${escapePointer(exchange.path)}`;
+    const pathPointer = `/paths/${escapePointer(documentedPath(exchange.path))}`;
     const pathItem = nodeAt(pathPointer);
     if (pathItem === undefined) {
       if (exchange.status !== 404) problems.push(`${where}: an undocumented path must answer 404`);

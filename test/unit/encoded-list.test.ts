@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { EncodedList, encodeTask } from "../../src/list/encoded-list.ts";
 import type { Task } from "../../src/list/task.ts";
-import { joinParts } from "./helpers.ts";
+import { joinParts, utf8 } from "./helpers.ts";
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -59,24 +59,6 @@ test("takes tasks as text across page ends, whatever their characters", () => {
   expect([...list.read().tasksAfter(2990)].map((t) => decoder.decode(t.json))).toEqual(
     tasks.slice(2990).map((t) => JSON.stringify(t)),
   );
-});
-
-test("takes tasks already encoded and joined by commas, with each one's length, as if pushed one by one", () => {
-  const tasks = [task(1, "one"), task(2, 't,w},{"id":9,o'), task(3, "three")];
-  const pushed = new EncodedList("a", tasks.slice(0, 1));
-  const rest = tasks.slice(1).map((t) => encoder.encode(JSON.stringify(t)));
-  pushed.pushJoined(
-    encoder.encode(
-      tasks
-        .slice(1)
-        .map((t) => JSON.stringify(t))
-        .join(","),
-    ),
-    rest.map((json) => json.byteLength),
-  );
-  expect(text(pushed)).toBe(JSON.stringify(tasks));
-  expect(pushed.lastId).toBe(3);
-  expect(pushed.usage.tasks).toBe(3);
 });
 
 test.each([
@@ -137,4 +119,66 @@ test("a long list is in memory once: bodies of different versions share its page
   const after = list.read().body();
   expect(after.parts[0]).toBe(before.parts[0]);
   expect(after.parts[0]?.buffer).toBe(before.parts[0]?.buffer);
+});
+
+test("edits and deletions in a long list touch one chunk each: versions handed out keep their bytes, and the events follow", () => {
+  const list = new EncodedList("a");
+  const model = new Map<number, Task>();
+  for (let id = 1; id <= 20_000; id++) {
+    const t = task(id, `task number ${id}`);
+    push(list, t);
+    model.set(id, t);
+  }
+  const before = list.read();
+  const beforeBody = joinParts(before.body());
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed;
+  };
+  for (let step = 0; step < 3000; step++) {
+    const id = (next() % 20_000) + 1;
+    const held = model.get(id);
+    if (held === undefined) continue;
+    if (next() % 4 === 0) {
+      expect(list.remove(id)).toBe(true);
+      model.delete(id);
+    } else {
+      const edited = { ...held, title: `${held.title} edited ${step}` };
+      expect(list.replace(id, encodeTask(edited))).toBe(true);
+      model.set(id, edited);
+    }
+  }
+  const after = list.read();
+  expect(joinParts(before.body())).toEqual(beforeBody);
+  const expected = [...model.values()].sort((a, b) => a.id - b.id);
+  expect(decoder.decode(joinParts(after.body()))).toBe(JSON.stringify(expected));
+  expect(after.usage).toEqual({ tasks: expected.length, bytes: utf8(JSON.stringify(expected)).byteLength });
+  const fromEvents = new Map<number, string>();
+  for (const event of after.eventsAfter(0).events) fromEvents.set(event.id, decoder.decode(event.json));
+  expect(fromEvents.size).toBe(expected.length);
+  const fromMiddle = new Map([...before.tasksAfter(0)].map((t) => [t.id, decoder.decode(t.json)]));
+  for (const event of after.eventsAfter(before.change).events) {
+    if (event.event === "delete") fromMiddle.delete(event.id);
+    else fromMiddle.set(event.id, decoder.decode(event.json));
+  }
+  expect(`[${[...fromMiddle.values()].join(",")}]`).toBe(JSON.stringify(expected));
+});
+
+test("remembers the last 10,000 deletions: a cursor older than one it forgot is reset, a later one is not", () => {
+  const list = new EncodedList("a");
+  for (let id = 1; id <= 10_100; id++) push(list, task(id, `t${id}`));
+  for (let id = 1; id <= 10_050; id++) list.remove(id);
+  const version = list.read();
+  // Deletion n was change 10,100 + n: the first 50 are forgotten.
+  expect(version.eventsAfter(10_149).reset).toBe(true);
+  const { reset, events } = version.eventsAfter(10_150);
+  expect(reset).toBe(false);
+  const all = [...events];
+  expect(all).toHaveLength(10_000);
+  expect(all[0]).toMatchObject({ event: "delete", id: 51, change: 10_151 });
+  expect(version.eventsAfter(0).reset).toBe(false);
+  expect([...version.eventsAfter(0).events].map((event) => event.id)).toEqual(
+    Array.from({ length: 50 }, (_, i) => 10_051 + i),
+  );
 });

@@ -15,6 +15,12 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       append: async () => {
         throw new Error(SECRET);
       },
+      update: async () => {
+        throw new Error(SECRET);
+      },
+      remove: async () => {
+        throw new Error(SECRET);
+      },
       nextChange: async () => {
         throw new Error(SECRET);
       },
@@ -26,7 +32,7 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       const fail = (): never => {
         throw new TypeError(SECRET);
       };
-      return { read: fail, append: fail, nextChange: fail };
+      return { read: fail, append: fail, update: fail, remove: fail, nextChange: fail };
     },
   },
   {
@@ -34,6 +40,8 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
     store: () => ({
       read: () => Promise.reject(SECRET),
       append: () => Promise.reject(SECRET),
+      update: () => Promise.reject(SECRET),
+      remove: () => Promise.reject(SECRET),
       nextChange: () => Promise.reject(SECRET),
     }),
   },

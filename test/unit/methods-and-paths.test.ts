@@ -33,7 +33,12 @@ describe.each([
   const missing = [
     "/tasks/",
     "/index.php/",
-    "/tasks/1",
+    "/tasks/007",
+    "/tasks/0",
+    "/tasks/abc",
+    "/tasks/1234567890123456",
+    "/tasks/1/",
+    "/index.php/1",
     "/index.php/tasks",
     "/task",
     "/Tasks",

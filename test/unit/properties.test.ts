@@ -69,7 +69,7 @@ const targetArb: fc.Arbitrary<Target> = fc.oneof(
     { kind: "home", path: "/" },
     { kind: "unknown", path: "/tasks/" },
     { kind: "unknown", path: "/Tasks" },
-    { kind: "unknown", path: "/tasks/1" },
+    { kind: "unknown", path: "/tasks/007" },
     { kind: "unknown", path: "/<script>alert(1)</script>" },
     { kind: "unknown", path: '/"><img src=x onerror=alert(1)>' },
   ),

@@ -21,6 +21,12 @@ const failingStore: TaskStore = {
   append: async () => {
     throw new RangeError("database disk image is malformed");
   },
+  update: async () => {
+    throw new RangeError("database disk image is malformed");
+  },
+  remove: async () => {
+    throw new RangeError("database disk image is malformed");
+  },
   nextChange: async () => {
     throw new RangeError("database disk image is malformed");
   },
@@ -104,7 +110,9 @@ describe("request log", () => {
     const store: TaskStore = {
       read: () => (fail ? failingStore.read() : memory.read()),
       append: (task, limits) => memory.append(task, limits),
-      nextChange: (lastId, signal) => memory.nextChange(lastId, signal),
+      update: (id, patch, limits, ifMatch) => memory.update(id, patch, limits, ifMatch),
+      remove: (id, ifMatch) => memory.remove(id, ifMatch),
+      nextChange: (change, signal) => memory.nextChange(change, signal),
     };
     const { app, lines } = loggedApp({ LOG_LEVEL: level }, store);
     await app.request("/tasks");

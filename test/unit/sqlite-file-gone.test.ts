@@ -1,4 +1,4 @@
-// A SQLite file taken from a running server, or one it cannot write: POSTs answer 503 instead of
+// A SQLite file taken from a running server, or one it cannot write: writes answer 503 instead of
 // acknowledging tasks a restart would not find, the log says so once, and writes resume once the
 // file is back.
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -85,7 +85,7 @@ describe("a SQLite server whose file is taken away while it runs", () => {
     expect(storeLines()).toEqual([
       expect.objectContaining({
         level: "error",
-        message: `SQLITE_PATH ${JSON.stringify(path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): POSTs answer 503 until that file is back at its path, or the server is restarted on the file now there`,
+        message: `SQLITE_PATH ${JSON.stringify(path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there`,
       }),
     ]);
   });
@@ -146,7 +146,7 @@ describe("a SQLite server whose file cannot be written", () => {
     expect(storeLines()).toEqual([
       expect.objectContaining({
         level: "error",
-        message: `The SQLite file ${JSON.stringify(path)} cannot be written (database or disk is full): POSTs answer 503 until a write succeeds`,
+        message: `The SQLite file ${JSON.stringify(path)} cannot be written (database or disk is full): writes answer 503 until a write succeeds`,
       }),
     ]);
 

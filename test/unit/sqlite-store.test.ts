@@ -92,7 +92,7 @@ describe("a SQLite store", () => {
     );
   });
 
-  test("does not put the initial tasks back into a list emptied by hand, and numbers its next task 1", async () => {
+  test("does not put the initial tasks back into a list emptied by hand, and never gives an id twice", async () => {
     const first = connect();
     new SqliteFileStore(first);
     first.query("DELETE FROM tasks");
@@ -101,7 +101,7 @@ describe("a SQLite store", () => {
     const reopened = new SqliteFileStore(connect());
     expect(tasksOf(reopened.read())).toEqual([]);
     expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual(
-      appended({ id: 1, title: "Only", completed: false }),
+      appended({ id: 3, title: "Only", completed: false }),
     );
   });
 

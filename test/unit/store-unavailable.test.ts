@@ -15,6 +15,8 @@ const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
     store: () => ({
       read: () => Promise.reject(new StoreUnavailableError(DETAIL)),
       append: () => Promise.reject(new StoreUnavailableError(DETAIL)),
+      update: () => Promise.reject(new StoreUnavailableError(DETAIL)),
+      remove: () => Promise.reject(new StoreUnavailableError(DETAIL)),
       nextChange: () => Promise.reject(new StoreUnavailableError(DETAIL)),
     }),
   },
@@ -24,7 +26,7 @@ const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
       const fail = (): never => {
         throw new StoreUnavailableError(DETAIL);
       };
-      return { read: fail, append: fail, nextChange: fail };
+      return { read: fail, append: fail, update: fail, remove: fail, nextChange: fail };
     },
   },
 ];
@@ -86,7 +88,15 @@ describe("a Durable Object the Worker cannot reach", () => {
   const failingObject = (error: Error): ListObjectNamespace => {
     const fail = () => Promise.reject(error);
     return {
-      getByName: () => ({ changes: fail, append: fail, nextChange: fail, stopWaiting: fail, fetch: fail }),
+      getByName: () => ({
+        changes: fail,
+        append: fail,
+        update: fail,
+        remove: fail,
+        nextChange: fail,
+        stopWaiting: fail,
+        fetch: fail,
+      }),
     };
   };
   const rpcError = (message: string, flags: { retryable?: boolean; overloaded?: boolean }) =>

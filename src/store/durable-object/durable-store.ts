@@ -1,12 +1,20 @@
 // The list as a Worker reaches it in its Durable Object: a copy in the isolate, kept current by
-// asking the object only for the tasks added since.
+// asking the object only for what changed since.
 import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { ListVersion } from "../../list/encoded-list.ts";
 import type { Limit, ListUsage } from "../../list/limits.ts";
 import { type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
-import type { AppendResult, IdempotencyKey, TaskStore } from "../store.ts";
+import type {
+  AppendResult,
+  IdempotencyKey,
+  IfMatch,
+  RemoveResult,
+  TaskPatch,
+  TaskStore,
+  UpdateResult,
+} from "../store.ts";
 
 /** What an append in the object did. */
 export type ObjectAppendResult =
@@ -15,10 +23,15 @@ export type ObjectAppendResult =
   | { readonly keyReused: true; readonly usage: ListUsage }
   | { readonly full: Limit; readonly usage: ListUsage };
 
+/** What an update in the object did: an update's result without the task, which the Worker reads from its JSON. */
+export type ObjectUpdateResult =
+  | Exclude<UpdateResult, { outcome: "updated" | "unchanged" }>
+  | Omit<Extract<UpdateResult, { outcome: "updated" | "unchanged" }>, "task">;
+
 /** The object's RPC methods, as the Worker calls them. */
 export interface ListObjectRpc {
-  /** The tasks after `afterId` of list `instance`, or from the first task when `instance` is not this list's. */
-  changes(instance: string | undefined, afterId: number): ListChanges | Promise<ListChanges>;
+  /** What changed after change `after` of list `instance` (see `ChangesSince`). */
+  changes(instance: string | undefined, after: number): ListChanges | Promise<ListChanges>;
   /**
    * Appends a task whose title comes as the UTF-8 of its JSON string literal (exact for any title,
    * and at most as large as the task's own JSON), unless it would break `limits`.
@@ -30,10 +43,23 @@ export interface ListObjectRpc {
     key?: IdempotencyKey,
   ): ObjectAppendResult | Promise<ObjectAppendResult>;
   /**
-   * Resolves true once the list holds tasks after `lastId`, or false after `waitMs` or once
+   * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
+   * append; `undefined` leaves a field as it is.
+   */
+  update(
+    id: number,
+    titleJson: Uint8Array | undefined,
+    completed: boolean | undefined,
+    limits: ListLimits,
+    ifMatch: IfMatch,
+  ): ObjectUpdateResult | Promise<ObjectUpdateResult>;
+  /** Deletes task `id`. */
+  remove(id: number, ifMatch: IfMatch): RemoveResult | Promise<RemoveResult>;
+  /**
+   * Resolves true once the list's last change is after `change`, or false after `waitMs` or once
    * {@link stopWaiting} is called with the same `key`.
    */
-  nextChange(lastId: number, waitMs: number, key: string): Promise<boolean>;
+  nextChange(change: number, waitMs: number, key: string): Promise<boolean>;
   /** Ends the wait of {@link nextChange} made with `key`: its reader has gone. */
   stopWaiting(key: string): void | Promise<void>;
   /** Takes a WebSocket subscriber: the object holds subscribers' sockets itself, so they can hibernate. */
@@ -66,7 +92,7 @@ export class DurableObjectStore implements TaskStore {
   }
 
   read(): Promise<ListVersion> {
-    return this.#call(() => this.#mirror.read(async (instance, afterId) => this.#stub().changes(instance, afterId)));
+    return this.#call(() => this.#mirror.read(async (instance, after) => this.#stub().changes(instance, after)));
   }
 
   async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
@@ -86,8 +112,24 @@ export class DurableObjectStore implements TaskStore {
     return { outcome: "added", task: created, json: taskJson(created), usage: result.usage };
   }
 
-  async nextChange(lastId: number, signal: AbortSignal): Promise<void> {
-    if (this.#mirror.current.lastId > lastId || signal.aborted) return;
+  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+    const titleJson = patch.title === undefined ? undefined : new TextEncoder().encode(JSON.stringify(patch.title));
+    // A title larger than the whole list may be can never fit: refused here, RPC values stay small.
+    if (titleJson !== undefined && titleJson.byteLength + 2 > limits.maxBytes) {
+      const known = this.#mirror.current.task(id);
+      if (known.outcome === "found") return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
+    }
+    const result = await this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
+    if (!("json" in result)) return result;
+    return { ...result, task: JSON.parse(result.json) as Task };
+  }
+
+  remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+    return this.#call(() => this.#stub().remove(id, ifMatch));
+  }
+
+  async nextChange(change: number, signal: AbortSignal): Promise<void> {
+    if (this.#mirror.current.change > change || signal.aborted) return;
     // A reader that goes away tells the object, which would otherwise hold its wait for WAIT_MS.
     const key = crypto.randomUUID();
     const stop = () => {
@@ -96,7 +138,7 @@ export class DurableObjectStore implements TaskStore {
     signal.addEventListener("abort", stop, { once: true });
     try {
       while (!signal.aborted) {
-        if (await this.#call(() => this.#stub().nextChange(lastId, WAIT_MS, key))) return;
+        if (await this.#call(() => this.#stub().nextChange(change, WAIT_MS, key))) return;
       }
     } finally {
       signal.removeEventListener("abort", stop);

@@ -3,6 +3,7 @@
 // cloudflare:workers' DurableObject.
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
+import { eventText, RESET_TEXT } from "../../list/event-text.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
 import {
   DRAIN_POLL_MS,
@@ -15,17 +16,18 @@ import {
 } from "../../live/socket-rules.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
+import { changeEvents } from "../sqlite/sqlite-changes.ts";
 import { type SqliteConnection, SqliteList } from "../sqlite/sqlite-list.ts";
-import type { IdempotencyKey } from "../store.ts";
-import type { ListObjectRpc, ObjectAppendResult } from "./durable-store.ts";
+import type { IdempotencyKey, IfMatch, RemoveResult } from "../store.ts";
+import type { ListObjectRpc, ObjectAppendResult, ObjectUpdateResult } from "./durable-store.ts";
 
 const decoder = new TextDecoder();
 
 /** What the object keeps with each subscriber's socket, across hibernation. */
 interface Follower {
-  /** The id of the last task sent to it. */
+  /** The change number of the last event sent to it. */
   readonly cursor: number;
-  /** The last id when it came: tasks after it are new, and count towards cutting it off. */
+  /** The list's last change when it came: changes after it are new, and count towards cutting it off. */
   readonly backlogEnd: number;
 }
 
@@ -48,40 +50,68 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     this.#list = new SqliteList(storageConnection(ctx.storage));
   }
 
-  changes(instance: string | undefined, afterId: number): ListChanges {
-    const from = instance === this.#list.instance ? afterId : 0;
-    return {
-      instance: this.#list.instance,
-      tasks: this.#list.usage.tasks,
-      afterId: from,
-      added: this.#list.tasksAfter(from, CHANGES_CHUNK_BYTES),
-    };
+  changes(instance: string | undefined, after: number): ListChanges {
+    return this.#list.changesSince(instance, after, CHANGES_CHUNK_BYTES);
   }
 
   append(titleJson: Uint8Array, completed: boolean, limits: ListLimits, key?: IdempotencyKey): ObjectAppendResult {
-    const title: unknown = JSON.parse(decoder.decode(titleJson));
-    if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
-    const before = this.#list.lastId;
+    const title = titleOf(titleJson);
+    const before = this.#list.change;
     const appended = this.#list.append({ title, completed }, limits, key);
     if ("full" in appended) return { full: appended.full, usage: this.#list.usage };
     if ("keyReused" in appended) return { keyReused: true, usage: this.#list.usage };
     if ("replayed" in appended) return { replayed: appended.replayed, usage: this.#list.usage };
+    const change = this.#list.change;
+    const event = eventText({ change, event: "task", id: appended.task.id, json: appended.json });
+    this.#changed(before, change, event);
+    return { id: appended.task.id, usage: this.#list.usage };
+  }
+
+  update(
+    id: number,
+    titleJson: Uint8Array | undefined,
+    completed: boolean | undefined,
+    limits: ListLimits,
+    ifMatch: IfMatch,
+  ): ObjectUpdateResult {
+    const title = titleJson === undefined ? undefined : titleOf(titleJson);
+    const before = this.#list.change;
+    const patch = { ...(title === undefined ? {} : { title }), ...(completed === undefined ? {} : { completed }) };
+    const { result, json } = this.#list.update(id, patch, limits, ifMatch);
+    if (json !== undefined) {
+      this.#changed(before, this.#list.change, eventText({ change: this.#list.change, event: "update", id, json }));
+    }
+    if (!("task" in result)) return result;
+    const { task: _, ...rest } = result;
+    return rest;
+  }
+
+  remove(id: number, ifMatch: IfMatch): RemoveResult {
+    const before = this.#list.change;
+    const { result } = this.#list.remove(id, ifMatch);
+    if (result.outcome === "deleted") {
+      const json = new TextEncoder().encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>;
+      this.#changed(before, this.#list.change, eventText({ change: this.#list.change, event: "delete", id, json }));
+    }
+    return result;
+  }
+
+  /** Wakes every waiting call and feeds every socket: one at the end gets `event` as it is, one still catching up reads on. */
+  #changed(before: number, change: number, event: string): void {
     for (const wake of this.#waiting.values()) wake(true);
     for (const ws of this.ctx.getWebSockets()) {
       const follower = ws.deserializeAttachment() as Follower;
-      // A subscriber at the end gets the new task as it is; one still catching up reads on.
       if (follower.cursor === before && ws.bufferedAmount < SOCKET_MARK_BYTES) {
-        ws.send(appended.text);
-        ws.serializeAttachment({ ...follower, cursor: appended.task.id } satisfies Follower);
+        ws.send(event);
+        ws.serializeAttachment({ ...follower, cursor: change } satisfies Follower);
       } else {
         this.#feed(ws);
       }
     }
-    return { id: appended.task.id, usage: this.#list.usage };
   }
 
-  nextChange(lastId: number, waitMs: number, key: string): Promise<boolean> {
-    if (this.#list.lastId > lastId) return Promise.resolve(true);
+  nextChange(change: number, waitMs: number, key: string): Promise<boolean> {
+    if (this.#list.change > change) return Promise.resolve(true);
     return new Promise((done) => {
       const finish = (changed: boolean) => {
         this.#waiting.delete(key);
@@ -111,7 +141,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ cursor, backlogEnd: this.#list.lastId } satisfies Follower);
+    server.serializeAttachment({ cursor, backlogEnd: this.#list.change } satisfies Follower);
     this.#feed(server);
     return new Response(null, { status: 101, webSocket: client });
   }
@@ -131,34 +161,36 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   /**
-   * Sends `ws` the tasks after its cursor while it takes them; a socket that holds too much is
-   * looked at again shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new tasks wait.
+   * Sends `ws` the events after its cursor while it takes them (a reset and the whole list when
+   * the cursor cannot be brought up to date); a socket that holds too much is looked at again
+   * shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new changes wait.
    */
   #feed(ws: WebSocket): void {
     if (ws.readyState !== WebSocket.OPEN) return;
     let follower = ws.deserializeAttachment() as Follower;
-    while (follower.cursor < this.#list.lastId) {
+    while (follower.cursor !== this.#list.change) {
       if (ws.bufferedAmount >= SOCKET_MARK_BYTES) {
-        if (this.#list.bytesAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+        if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
           ws.close(TRY_AGAIN_LATER, TOO_FAR_BEHIND);
         } else {
           setTimeout(() => this.#feed(ws), DRAIN_POLL_MS);
         }
         return;
       }
-      const { json, lengths } = this.#list.tasksAfter(follower.cursor, SOCKET_MARK_BYTES);
-      let offset = 0;
-      let cursor = follower.cursor;
-      for (const length of lengths) {
-        const text = decoder.decode(json.subarray(offset, offset + length));
-        ws.send(text);
-        cursor = Number(/^\{"id":(\d+)/.exec(text)?.[1] ?? cursor);
-        offset += length + 1;
-      }
-      follower = { ...follower, cursor };
+      const changes = this.#list.changesSince(this.#list.instance, follower.cursor, SOCKET_MARK_BYTES);
+      if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
+      for (const event of changeEvents(changes)) ws.send(eventText(event));
+      follower = { ...follower, cursor: changes.through };
       ws.serializeAttachment(follower);
     }
   }
+}
+
+/** A title sent as the UTF-8 of its JSON string literal, which carries any title exactly. */
+function titleOf(titleJson: Uint8Array): string {
+  const title: unknown = JSON.parse(decoder.decode(titleJson));
+  if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
+  return title;
 }
 
 function storageConnection(storage: DurableObjectStorage): SqliteConnection {

@@ -19,6 +19,8 @@ const POLL_MS = 1_000;
  * across requests, so each operation gets a client of its own, which Hyperdrive's pool makes
  * cheap, and closes it after the answer, keeping the request open for that with `waitUntil`. The
  * isolate keeps its copy of the list across requests, so an unchanged list costs one small query.
+ * Under wrangler dev there is no pool: each client is a new database connection, most of a
+ * request's time (docs/postgresql.md).
  */
 export function hyperdriveStore(
   binding: HyperdriveBinding,
@@ -31,7 +33,8 @@ export function hyperdriveStore(
       const sql = postgres(binding.connectionString, {
         max: 1,
         fetch_types: false,
-        connect_timeout: 5,
+        // As the servers' pool: a database busy opening many connections at once can take seconds.
+        connect_timeout: 10,
         onnotice: () => {},
       });
       try {

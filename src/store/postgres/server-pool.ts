@@ -9,7 +9,7 @@ import { hideDatabasePassword, type PostgresServerConfig, redactDatabaseUrl } fr
  * Seconds a connection attempt may take. A database that does not answer then fails a request
  * with 503 in that time, and stops a server at start in that time.
  */
-const CONNECT_TIMEOUT_SECONDS = 5;
+const CONNECT_TIMEOUT_SECONDS = 10;
 
 /**
  * postgres.js waits up to 20 s between failed connection attempts, so after an outage requests

@@ -5,8 +5,16 @@ import { StoreUnavailableError } from "../../errors.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
 import { type NewTask, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
-import type { AppendResult, IdempotencyKey, TaskStore } from "../store.ts";
-import { type SqliteAppend, type SqliteConnection, SqliteList } from "./sqlite-list.ts";
+import type {
+  AppendResult,
+  IdempotencyKey,
+  IfMatch,
+  RemoveResult,
+  TaskPatch,
+  TaskStore,
+  UpdateResult,
+} from "../store.ts";
+import { type SqliteConnection, SqliteList } from "./sqlite-list.ts";
 
 /** A connection to a database file, which a Node, Bun or Deno server opens and may close. */
 export interface SqliteFileConnection extends SqliteConnection {
@@ -35,11 +43,11 @@ export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journa
 
 /**
  * The list in a SQLite database file. It must be the database's only writer: reads are served from
- * an {@link EncodedList} that follows each committed append, so a read never touches the database.
+ * an {@link EncodedList} that follows each committed write, so a read never touches the database.
  *
- * Before each append commits, it checks that the path still holds the files it opened: SQLite in
+ * Before each write commits, it checks that the path still holds the files it opened: SQLite in
  * WAL mode would go on writing to a file deleted or moved away, and a restart would not find what
- * was acknowledged. Such an append, or one SQLite cannot write (a disk full, an I/O error), is
+ * was acknowledged. Such a write, or one SQLite cannot write (a disk full, an I/O error), is
  * rolled back and answers 503; the log says so once, and again once a write succeeds.
  */
 export class SqliteFileStore implements TaskStore {
@@ -67,7 +75,7 @@ export class SqliteFileStore implements TaskStore {
           return result;
         }),
     });
-    this.#encoded = new EncodedList(this.#list.instance, this.#list.tasks());
+    this.#encoded = new EncodedList(this.#list.instance, this.#list.stored());
     this.#files = db.files();
   }
 
@@ -76,42 +84,72 @@ export class SqliteFileStore implements TaskStore {
   }
 
   async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
-    const appended = this.#written(() => this.#list.append(task, limits, key));
+    const appended = this.#written(
+      () => this.#list.append(task, limits, key),
+      (result) => "task" in result,
+    );
     const usage = this.#list.usage;
     if ("full" in appended) return { outcome: "full", limit: appended.full, usage };
     if ("keyReused" in appended) return { outcome: "key-reused", usage };
     if ("replayed" in appended) {
       return { outcome: "replayed", task: appended.replayed, json: taskJson(appended.replayed), usage };
     }
-    this.#encoded.push(appended.json, appended.task.id);
+    this.#encoded.push(appended.json, appended.task.id, this.#list.change);
     this.#changes.notify();
     return { outcome: "added", task: appended.task, json: appended.text, usage: this.#list.usage };
   }
 
-  nextChange(lastId: number, signal: AbortSignal): Promise<void> {
-    return this.#changes.wait(() => this.#list.lastId > lastId, signal);
+  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+    const { result, json } = this.#written(
+      () => this.#list.update(id, patch, limits, ifMatch),
+      (edit) => edit.result.outcome === "updated",
+    );
+    if (json !== undefined) {
+      this.#encoded.replace(id, json, this.#list.change);
+      this.#changes.notify();
+    }
+    return result;
+  }
+
+  async remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+    const { result } = this.#written(
+      () => this.#list.remove(id, ifMatch),
+      (edit) => edit.result.outcome === "deleted",
+    );
+    if (result.outcome === "deleted") {
+      this.#encoded.remove(id, this.#list.change);
+      this.#changes.notify();
+    }
+    return result;
+  }
+
+  nextChange(change: number, signal: AbortSignal): Promise<void> {
+    return this.#changes.wait(() => this.#list.change > change, signal);
   }
 
   /** Throws, rolling the transaction back, when the path no longer holds the files opened. */
   #checkFiles(): void {
     if (this.#files === undefined || this.#db.files() === this.#files) return;
     throw new StoreUnavailableError(
-      `SQLITE_PATH ${JSON.stringify(this.#db.path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): POSTs answer 503 until that file is back at its path, or the server is restarted on the file now there`,
+      `SQLITE_PATH ${JSON.stringify(this.#db.path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there`,
     );
   }
 
-  /** Runs an append, making a failure to reach the file a {@link StoreUnavailableError} the log tells once. */
-  #written(append: () => SqliteAppend): SqliteAppend {
-    let result: SqliteAppend;
+  /**
+   * Runs a write, making a failure to reach the file a {@link StoreUnavailableError} the log tells once.
+   * Only a write that `changedList` proves the file takes writes again.
+   */
+  #written<T>(write: () => T, changedList: (result: T) => boolean): T {
+    let result: T;
     try {
-      result = append();
+      result = write();
     } catch (error) {
       const unavailable =
         error instanceof StoreUnavailableError
           ? error
           : isDiskFault(error)
             ? new StoreUnavailableError(
-                `The SQLite file ${JSON.stringify(this.#db.path)} cannot be written (${error.message}): POSTs answer 503 until a write succeeds`,
+                `The SQLite file ${JSON.stringify(this.#db.path)} cannot be written (${error.message}): writes answer 503 until a write succeeds`,
                 { cause: error },
               )
             : undefined;
@@ -120,8 +158,7 @@ export class SqliteFileStore implements TaskStore {
       this.#failing = true;
       throw unavailable;
     }
-    // Only an added task shows the file takes writes: a replay or a refusal wrote nothing.
-    if (this.#failing && "task" in result) {
+    if (this.#failing && changedList(result)) {
       this.#failing = false;
       this.#log("info", `The SQLite file ${JSON.stringify(this.#db.path)} takes writes again`);
     }

@@ -1,10 +1,20 @@
 // The list as tables of a SQLite database: the one format the file store and the Durable Object
-// share, with its schema, its upgrade of older lists, and each append in one transaction.
+// share, with its schema, its upgrade of older lists, and each write in one transaction.
 import type { ListLimits } from "../../config.ts";
-import { encodeTask } from "../../list/encoded-list.ts";
+import type { StoredList } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
-import type { IdempotencyKey } from "../store.ts";
+import type { ListChanges } from "../mirror.ts";
+import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
+import { changesSince } from "./sqlite-changes.ts";
+import {
+  type ChangeCounters,
+  removeRow,
+  type SqliteEdit,
+  storedList,
+  updateRow,
+  upgradeForChanges,
+} from "./sqlite-edits.ts";
 
 /** A value SQLite binds or returns that the list uses. */
 export type SqlValue = string | number | null;
@@ -20,12 +30,6 @@ export interface SqliteConnection {
   iterate(sql: string, ...params: SqlValue[]): Iterable<Record<string, unknown>>;
   /** Runs `work` in one transaction: everything it wrote commits, or nothing does if it throws. */
   transaction<T>(work: () => T): T;
-}
-
-/** Tasks that follow a given id, as the list's JSON shows them: each task's JSON, joined by commas, and each one's length. */
-export interface TasksAfter {
-  readonly json: Uint8Array<ArrayBuffer>;
-  readonly lengths: number[];
 }
 
 /** What a successful {@link SqliteList.append} added: the task, and its JSON as text and as UTF-8. */
@@ -64,12 +68,12 @@ const SCHEMA = [
 const encoder = new TextEncoder();
 const ALL_TASKS = "SELECT id, title_json, completed FROM tasks ORDER BY id";
 const TASK = "SELECT id, title_json, completed FROM tasks WHERE id = ?";
-const KNOWN_KEY = "SELECT fingerprint, task_id FROM idempotency_keys WHERE scope = ? AND key = ?";
+const STORED_TASKS = "SELECT id, title_json, completed, created, changed FROM tasks ORDER BY id";
 const OLDEST_KEYS =
   "DELETE FROM idempotency_keys WHERE seq IN (SELECT seq FROM idempotency_keys WHERE scope = ? ORDER BY seq LIMIT ?)";
-const TASKS_AFTER = "SELECT id, title_json, completed FROM tasks WHERE id > ? ORDER BY id";
-/** Bytes of the tasks' JSON after an id, commas between them included, counted in SQL as the list encodes them. */
-const BYTES_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE id > ?`;
+const KNOWN_KEY = "SELECT fingerprint, task_id, task_json FROM idempotency_keys WHERE scope = ? AND key = ?";
+/** Bytes of the JSON of the tasks changed after a change number, commas between them included, counted in SQL as the list encodes them. */
+const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
 
 /**
  * The list as tables in a SQLite database, of which this object must be the only writer: it keeps
@@ -84,6 +88,7 @@ export class SqliteList {
   #lastId: number;
   /** How many keys each scope holds. */
   readonly #keys = new Map<string, number>();
+  readonly #counters: ChangeCounters;
 
   /**
    * Creates the schema and the initial tasks if the database holds no list yet, and counts the
@@ -93,26 +98,16 @@ export class SqliteList {
   constructor(db: SqliteConnection) {
     this.#db = db;
     const state = db.transaction(() => {
-      for (const statement of SCHEMA) db.query(statement);
-      let row = db.query("SELECT * FROM list")[0];
-      if (row !== undefined && !("json_bytes" in row)) {
-        db.query("ALTER TABLE list ADD COLUMN json_bytes INTEGER");
-        row = db.query("SELECT * FROM list")[0];
-      }
-      if (row === undefined) return createList(db);
-      const instance = row.instance;
-      const tasks = row.task_count;
-      if (typeof instance !== "string" || typeof tasks !== "number") {
-        throw new Error(`The list table holds a row that is not a list: ${JSON.stringify(row)}`);
-      }
-      if (typeof row.json_bytes === "number") return { instance, tasks, bytes: row.json_bytes };
-      const bytes = countBytes(db);
-      db.query("UPDATE list SET json_bytes = ?", bytes);
-      return { instance, tasks, bytes };
+      const list = openList(db);
+      const counters = upgradeForChanges(db);
+      // Bringing the tasks' change numbers up to date touched rows, which forgets the byte count.
+      db.query("UPDATE list SET json_bytes = ?", list.bytes);
+      return { ...list, counters };
     });
     this.instance = state.instance;
     this.#tasks = state.tasks;
     this.#bytes = state.bytes;
+    this.#counters = state.counters;
     this.#lastId = Number(db.query("SELECT COALESCE(MAX(id), 0) AS id FROM tasks")[0]?.id ?? 0);
     for (const row of db.query("SELECT scope, COUNT(*) AS keys FROM idempotency_keys GROUP BY scope")) {
       this.#keys.set(String(row.scope), Number(row.keys));
@@ -128,14 +123,39 @@ export class SqliteList {
     return this.#lastId;
   }
 
-  /** Changes whenever the list changes, and is the same for the same list in every process. */
-  get version(): string {
-    return `${this.instance}-${this.#tasks}`;
+  /** The number of the list's last change. */
+  get change(): number {
+    return this.#counters.change;
   }
 
-  /** Every task, in list order. */
-  *tasks(): Iterable<Task> {
-    for (const row of this.#db.iterate(ALL_TASKS)) yield toTask(row);
+  /** The list as the tables hold it, for a copy in memory: its tasks with their change numbers, and its deletions. */
+  stored(): StoredList {
+    return storedList(this.#db, this.#counters, STORED_TASKS, toTask);
+  }
+
+  /** What changed after change `after` of list `instance`, up to about `maxBytes` (see `ChangesSince`). */
+  changesSince(instance: string | undefined, after: number, maxBytes: number): ListChanges {
+    return changesSince(this.#db, this.instance, this.#counters, instance === this.instance ? after : 0, maxBytes);
+  }
+
+  /** Applies `patch` to task `id` in one transaction with its checks (see `TaskStore.update`). */
+  update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch: IfMatch): SqliteEdit<UpdateResult> {
+    return this.#applied(updateRow(this.#editContext(), id, patch, limits, ifMatch));
+  }
+
+  /** Deletes task `id` in one transaction with its checks (see `TaskStore.remove`). */
+  remove(id: number, ifMatch: IfMatch): SqliteEdit<RemoveResult> {
+    return this.#applied(removeRow(this.#editContext(), id, ifMatch, this.#lastId));
+  }
+
+  #editContext() {
+    return { db: this.#db, instance: this.instance, usage: this.usage, counters: this.#counters };
+  }
+
+  #applied<R extends { usage: ListUsage }>(edit: SqliteEdit<R>): SqliteEdit<R> {
+    ({ tasks: this.#tasks, bytes: this.#bytes } = edit.result.usage);
+    this.#lastId = edit.lastId ?? this.#lastId;
+    return edit;
   }
 
   /**
@@ -151,12 +171,14 @@ export class SqliteList {
       const known = this.#db.query(KNOWN_KEY, key.scope, key.key)[0];
       if (known !== undefined) {
         if (known.fingerprint !== key.fingerprint) return { keyReused: true };
+        // The task as first answered, even when it was edited or deleted since.
+        if (typeof known.task_json === "string") return { replayed: JSON.parse(known.task_json) as Task };
         const kept = this.#db.query(TASK, Number(known.task_id))[0];
         if (kept !== undefined) return { replayed: toTask(kept) };
         stale = true;
       }
     }
-    const created: Task = { id: this.#lastId + 1, title: task.title, completed: task.completed };
+    const created: Task = { id: this.#counters.highestId + 1, title: task.title, completed: task.completed };
     const text = taskJson(created);
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
     const added = json.byteLength + (this.#tasks > 0 ? 1 : 0);
@@ -164,59 +186,67 @@ export class SqliteList {
     if (full !== undefined) return { full };
     const held = key === undefined ? 0 : (this.#keys.get(key.scope) ?? 0) - (stale ? 1 : 0);
     const forget = key === undefined ? 0 : Math.max(held + 1 - limits.maxKeys, 0);
+    const change = this.#counters.change + 1;
     this.#db.transaction(() => {
       this.#db.query(
-        "INSERT INTO tasks (id, title_json, completed) VALUES (?, ?, ?)",
+        "INSERT INTO tasks (id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?)",
         created.id,
         JSON.stringify(created.title),
         Number(created.completed),
+        change,
+        change,
       );
-      this.#db.query("UPDATE list SET json_bytes = json_bytes + ?", added);
+      this.#db.query(
+        "UPDATE list SET json_bytes = json_bytes + ?, change_number = ?, highest_id = ?",
+        added,
+        change,
+        created.id,
+      );
       if (key === undefined) return;
       if (stale) this.#db.query("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", key.scope, key.key);
       this.#db.query(
-        "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id) VALUES (?, ?, ?, ?)",
+        "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id, task_json) VALUES (?, ?, ?, ?, ?)",
         key.scope,
         key.key,
         key.fingerprint,
         created.id,
+        text,
       );
       if (forget > 0) this.#db.query(OLDEST_KEYS, key.scope, forget);
     });
     this.#tasks += 1;
     this.#bytes += added;
     this.#lastId = created.id;
+    this.#counters.change = change;
+    this.#counters.highestId = created.id;
     if (key !== undefined) this.#keys.set(key.scope, held + 1 - forget);
     return { task: created, text, json };
   }
 
-  /** Bytes of the JSON of the tasks after id `afterId`, the commas between them included. */
-  bytesAfter(afterId: number): number {
-    return Number(this.#db.query(BYTES_AFTER, afterId)[0]?.bytes ?? 0);
+  /** Bytes of the JSON of the tasks whose last change is after change `change`, the commas between them included. */
+  bytesChangedAfter(change: number): number {
+    return Number(this.#db.query(BYTES_CHANGED_AFTER, change)[0]?.bytes ?? 0);
   }
+}
 
-  /**
-   * The tasks after id `afterId`, in order, stopping at the first that brings their JSON to
-   * `maxBytes` or more: at least one task whenever there is one, so a caller always moves on.
-   */
-  tasksAfter(afterId: number, maxBytes: number): TasksAfter {
-    const parts: Uint8Array[] = [];
-    let size = 0;
-    for (const row of this.#db.iterate(TASKS_AFTER, afterId)) {
-      const json = encodeTask(toTask(row));
-      size += json.byteLength + (parts.length > 0 ? 1 : 0);
-      parts.push(json);
-      if (size >= maxBytes) break;
-    }
-    const json = new Uint8Array(size);
-    let offset = 0;
-    for (const part of parts) {
-      if (offset > 0) json[offset++] = 0x2c;
-      json.set(part, offset);
-      offset += part.byteLength;
-    }
-    return { json, lengths: parts.map((part) => part.byteLength) };
+/** Creates the schema and the list if the database holds none, and reads the list's row. Runs in the opening transaction. */
+function openList(db: SqliteConnection): { instance: string; tasks: number; bytes: number } {
+  for (const statement of SCHEMA) db.query(statement);
+  let row = db.query("SELECT * FROM list")[0];
+  if (row !== undefined && !("json_bytes" in row)) {
+    db.query("ALTER TABLE list ADD COLUMN json_bytes INTEGER");
+    row = db.query("SELECT * FROM list")[0];
   }
+  if (row === undefined) return createList(db);
+  const instance = row.instance;
+  const tasks = row.task_count;
+  if (typeof instance !== "string" || typeof tasks !== "number") {
+    throw new Error(`The list table holds a row that is not a list: ${JSON.stringify(row)}`);
+  }
+  if (typeof row.json_bytes === "number") return { instance, tasks, bytes: row.json_bytes };
+  const bytes = countBytes(db);
+  db.query("UPDATE list SET json_bytes = ?", bytes);
+  return { instance, tasks, bytes };
 }
 
 function createList(db: SqliteConnection): { instance: string; tasks: number; bytes: number } {

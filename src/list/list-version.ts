@@ -1,0 +1,264 @@
+// One version of the list, as every reader sees it: the JSON of the whole list or of the tasks
+// after an id, one task with its own version, and the changes after a change number.
+import { entryAfter, type LogView } from "./change-log.ts";
+import type { ListUsage } from "./limits.ts";
+import { type ChunkView, indexAfter, taskAt, withoutComma } from "./task-chunks.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const OPEN = Uint8Array.of(0x5b); // [
+const CLOSE = Uint8Array.of(0x5d); // ]
+const EMPTY = Uint8Array.of(0x5b, 0x5d);
+/**
+ * JSON up to this size is answered as one array, copied once, which every runtime sends fastest
+ * (a stream of a few parts costs workerd several times a fixed body). Larger JSON is answered as
+ * views of the list's chunks, never copied: however many readers hold however many versions, the
+ * list is in memory once. The bound keeps what slow readers of old versions can pin small.
+ */
+const CONTIGUOUS_BYTES = 256 * 1024;
+/**
+ * JSON up to this size is also offered as text, for runtimes that send text with the head in one
+ * write; larger JSON goes as bytes, where one more write is nothing beside the copy of a text.
+ */
+const TEXT_BYTES = 16 * 1024;
+
+/** JSON as byte parts to send one after another; parts are never written to after they are handed out. */
+export interface JsonBytes {
+  readonly parts: readonly Uint8Array<ArrayBuffer>[];
+  readonly byteLength: number;
+  /** The same JSON as text, when it is short enough to be kept twice. */
+  readonly text?: string;
+}
+
+/** One task's JSON, as the list holds it. */
+export interface EncodedTask {
+  readonly id: number;
+  readonly json: Uint8Array<ArrayBuffer>;
+}
+
+/** One task read from a version: its JSON and its own version (a strong ETag's value), or why there is none. */
+export type TaskRead =
+  | { readonly outcome: "found"; readonly id: number; readonly json: Uint8Array<ArrayBuffer>; readonly version: string }
+  /** Its id was given, and the task deleted since. */
+  | { readonly outcome: "gone" }
+  /** Its id was never given. */
+  | { readonly outcome: "not-found" };
+
+/** What a subscriber is sent for one task: its creation, its edit or its deletion, with the change number. */
+export interface ListEvent {
+  readonly change: number;
+  readonly event: "task" | "update" | "delete";
+  readonly id: number;
+  /** The task's JSON, or `{"id":N}` for a deletion. */
+  readonly json: Uint8Array<ArrayBuffer>;
+}
+
+/** What brings a cursor up to date: `reset` when it cannot be, and then the whole list follows. */
+export interface ListEvents {
+  readonly reset: boolean;
+  readonly events: Iterable<ListEvent>;
+}
+
+/** The list as it was after one change. Later changes never change what it holds. */
+export interface ListVersion {
+  /** Tells this version apart from every other version of every list; safe between an ETag's quotes. */
+  readonly version: string;
+  readonly usage: ListUsage;
+  /** The id of the last task, or 0 when the list is empty. */
+  readonly lastId: number;
+  /** The number of the list's last change. */
+  readonly change: number;
+  /** The whole list as a JSON array; the same bytes on every call. */
+  body(): JsonBytes;
+  /** The tasks after id `id`, in id order, as a JSON array: `[]` when there are none. */
+  after(id: number): JsonBytes;
+  /** The tasks after id `id`, in id order, each as its own JSON. */
+  tasksAfter(id: number): Iterable<EncodedTask>;
+  /** Bytes of the JSON of the tasks after id `id`, the commas between them included. */
+  bytesAfter(id: number): number;
+  /** The task whose id is `id`. */
+  task(id: number): TaskRead;
+  /**
+   * One event per task whose last change is after change `change`, in change order: a reset and
+   * the whole list when `change` is older than the deletions remembered or newer than the list.
+   */
+  eventsAfter(change: number): ListEvents;
+  /** Bytes of the JSON the events after `change` carry. */
+  bytesAfterChange(change: number): number;
+}
+
+/** A task's own version: its list's instance, its id and its last change, so it never names another task or version. */
+export function taskVersion(instance: string, id: number, changed: number): string {
+  return `${instance}-${id}-${changed}`;
+}
+
+/** What a version is made of. */
+export interface VersionParts {
+  readonly instance: string;
+  readonly chunks: readonly ChunkView[];
+  readonly log: LogView;
+  readonly change: number;
+  readonly highestId: number;
+}
+
+/** A version of an EncodedList: views of its chunks and its log as they were at one change. */
+export class Snapshot implements ListVersion {
+  readonly version: string;
+  readonly usage: ListUsage;
+  readonly lastId: number;
+  readonly change: number;
+  readonly #instance: string;
+  readonly #chunks: readonly ChunkView[];
+  readonly #log: LogView;
+  readonly #highestId: number;
+  /** The bytes of the list's JSON before each chunk, from the opening bracket's end. */
+  readonly #before: number[] = [];
+  readonly #bytes: number;
+  #body: JsonBytes | undefined;
+
+  constructor({ instance, chunks, log, change, highestId }: VersionParts) {
+    this.#instance = instance;
+    this.#chunks = chunks;
+    this.#log = log;
+    this.#highestId = highestId;
+    this.change = change;
+    let bytes = 0;
+    let tasks = 0;
+    for (const chunk of chunks) {
+      this.#before.push(bytes);
+      bytes += chunk.bytes.byteLength;
+      tasks += chunk.count;
+    }
+    // Every chunk's bytes start with a comma, and the first one is dropped.
+    this.#bytes = Math.max(bytes - 1, 0);
+    const last = chunks.at(-1);
+    this.lastId = last === undefined ? 0 : (last.ids[last.count - 1] ?? 0);
+    this.version = `${instance}-${change}`;
+    this.usage = { tasks, bytes: this.#bytes + 2 };
+  }
+
+  body(): JsonBytes {
+    this.#body ??= jsonBytes(this.#partsFrom(0, 0), this.#bytes + 2);
+    return this.#body;
+  }
+
+  after(id: number): JsonBytes {
+    const [chunk, index] = this.#find(id);
+    if (chunk === 0 && index === 0) return this.body();
+    if (chunk === this.#chunks.length) return jsonBytes([EMPTY], EMPTY.byteLength);
+    return jsonBytes(this.#partsFrom(chunk, index), this.bytesAfter(id) + 2);
+  }
+
+  *tasksAfter(id: number): Iterable<EncodedTask> {
+    let [chunk, index] = this.#find(id);
+    for (; chunk < this.#chunks.length; chunk++, index = 0) {
+      const view = this.#chunks[chunk] as ChunkView;
+      for (; index < view.count; index++) {
+        const { id, json } = taskAt(view, index);
+        yield { id, json };
+      }
+    }
+  }
+
+  bytesAfter(id: number): number {
+    const [chunk, index] = this.#find(id);
+    const view = this.#chunks[chunk];
+    if (view === undefined) return 0;
+    return this.#bytes + 1 - (this.#before[chunk] ?? 0) - ((view.starts[index] ?? 1) - 1) - 1;
+  }
+
+  task(id: number): TaskRead {
+    const [chunk, index] = this.#find(id - 1);
+    const view = this.#chunks[chunk];
+    if (view !== undefined && view.ids[index] === id) {
+      const task = taskAt(view, index);
+      return { outcome: "found", id, json: task.json, version: taskVersion(this.#instance, id, task.changed) };
+    }
+    return Number.isInteger(id) && id >= 1 && id <= this.#highestId ? { outcome: "gone" } : { outcome: "not-found" };
+  }
+
+  eventsAfter(change: number): ListEvents {
+    const reset = change > this.change || (change > 0 && change < this.#log.forgotten);
+    return { reset, events: this.#events(reset ? 0 : change) };
+  }
+
+  bytesAfterChange(change: number): number {
+    let bytes = 0;
+    for (const event of this.#events(change)) bytes += event.json.byteLength;
+    return bytes;
+  }
+
+  *#events(after: number): Iterable<ListEvent> {
+    const log = this.#log;
+    for (let at = entryAfter(log, after); at < log.length; at++) {
+      const change = log.changes[at] ?? 0;
+      const id = log.ids[at] ?? 0;
+      if (log.deleted[at] === 1) {
+        // A subscriber that holds nothing has nothing to delete.
+        if (after > 0 && change > log.forgotten) {
+          yield { change, event: "delete", id, json: encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer> };
+        }
+        continue;
+      }
+      const [chunk, index] = this.#find(id - 1);
+      const view = this.#chunks[chunk];
+      if (view === undefined || view.ids[index] !== id || view.changed[index] !== change) continue;
+      const task = taskAt(view, index);
+      yield { change, event: task.created > after ? "task" : "update", id, json: task.json };
+    }
+  }
+
+  /** The chunk and index of the first task whose id is greater than `id`, or the chunk count. */
+  #find(id: number): [number, number] {
+    let low = 0;
+    let high = this.#chunks.length;
+    // The last chunk whose first id is at most `id`+1 holds the task after `id`, or the next chunk does.
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.#chunks[middle]?.ids[0] ?? 0) > id) high = middle;
+      else low = middle + 1;
+    }
+    const chunk = Math.max(low - 1, 0);
+    const view = this.#chunks[chunk];
+    if (view === undefined) return [this.#chunks.length, 0];
+    const index = indexAfter(view, id);
+    return index < view.count ? [chunk, index] : [chunk + 1, 0];
+  }
+
+  /** The list's JSON from the `index`th task of chunk `chunk` on, brackets included. */
+  #partsFrom(chunk: number, index: number): Uint8Array<ArrayBuffer>[] {
+    const parts = [OPEN];
+    for (let at = chunk; at < this.#chunks.length; at++) {
+      const bytes = (this.#chunks[at] as ChunkView).bytes;
+      if (at === chunk) {
+        const start = (this.#chunks[at] as ChunkView).starts[index] ?? 1;
+        parts.push(index === 0 ? withoutComma(bytes) : bytes.subarray(start));
+      } else {
+        parts.push(bytes);
+      }
+    }
+    parts.push(CLOSE);
+    return parts;
+  }
+}
+
+/** JSON from `parts`: one copied array when short, with its text when shorter still; else the parts as they are. */
+function jsonBytes(parts: readonly Uint8Array<ArrayBuffer>[], byteLength: number): JsonBytes {
+  if (byteLength > CONTIGUOUS_BYTES) return { parts, byteLength };
+  const bytes = new Uint8Array(byteLength);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  if (byteLength > TEXT_BYTES) return { parts: [bytes], byteLength };
+  let text: string | undefined;
+  return {
+    parts: [bytes],
+    byteLength,
+    get text() {
+      text ??= decoder.decode(bytes);
+      return text;
+    },
+  };
+}

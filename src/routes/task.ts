@@ -1,0 +1,126 @@
+// One task at /tasks/{id}: GET and HEAD read it with its ETag, PATCH merges a patch into it, PUT
+// replaces it and DELETE removes it, each write guarded by If-Match and made in one atomic step.
+import type { Context } from "hono";
+import { listLimits } from "../config.ts";
+import { apiError } from "../errors.ts";
+import { conditionalAnswer } from "../http/conditional.ts";
+import { toNewTask } from "../http/new-task.ts";
+import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
+import { answer, type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
+import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
+import type { ListVersion } from "../list/encoded-list.ts";
+import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
+import type { IfMatch, WriteResult } from "../store/store.ts";
+import type { Route, RouteContext } from "./route.ts";
+import { TASK_ID_PARAMETER, taskOperations } from "./task-operations.ts";
+
+/** A task's id as the list writes it: 1 to 15 digits, no leading zero; anything else is no task (404). */
+const TASK_PATH = "/tasks/:id{[1-9][0-9]{0,14}}";
+const MERGE_PATCH = "application/merge-patch+json";
+const TASK_HEADERS = { "Cache-Control": "no-cache", "Accept-Patch": MERGE_PATCH };
+
+/** GET, HEAD, PUT, PATCH and DELETE of one task. */
+export function taskRoute({ store, config }: RouteContext): Route[] {
+  const limits = listLimits(config);
+  const operations = taskOperations(config);
+  const read = (): ListVersion | Promise<ListVersion> => store.read();
+
+  /** Answers 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
+  const checkTask = async (id: number, ifMatch: IfMatch): Promise<void> => {
+    const found = (await read()).task(id);
+    if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
+    if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
+    if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
+  };
+
+  /** The answer to a write that left the task in the list, or the contract's error for why not. */
+  const written = (c: Context<DutyEnv>, result: WriteResult, withTag: boolean): Response => {
+    switch (result.outcome) {
+      case "updated":
+      case "unchanged": {
+        const headers: Record<string, string> = withTag ? { ETag: `"${result.version}"` } : {};
+        return jsonAnswer(c, 200, result.json, headers);
+      }
+      case "deleted":
+        return answer(c, 204, null, {});
+      default:
+        return refused(result);
+    }
+  };
+
+  const getTask = (c: Context<DutyEnv>, list: ListVersion): Response => {
+    const found = list.task(Number(c.req.param("id")));
+    if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
+    if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
+    const body = { parts: [found.json], byteLength: found.json.byteLength };
+    return conditionalAnswer(c, found.version, () => body, { ...TASK_HEADERS });
+  };
+
+  return [
+    {
+      paths: [TASK_PATH],
+      parameters: [TASK_ID_PARAMETER],
+      tag: "tasks",
+      cors: true,
+      methods: {
+        GET: {
+          access: "read",
+          ...operations.GET,
+          handler: (c) => {
+            const list = read();
+            return list instanceof Promise ? list.then((done) => getTask(c, done)) : getTask(c, list);
+          },
+        },
+        PATCH: {
+          access: "write",
+          operation: operations.PATCH,
+          handler: async (c) => {
+            const id = Number(c.req.param("id"));
+            const ifMatch = ifMatchOf(c.req.header("if-match"));
+            await checkTask(id, ifMatch);
+            const body = await readBody(c, config.maxBodyBytes);
+            requireMergePatchType(c.req.header("content-type"));
+            const patch = toTaskPatch(parseJson(body));
+            return written(c, await store.update(id, patch, limits, ifMatch), true);
+          },
+        },
+        PUT: {
+          access: "write",
+          operation: operations.PUT,
+          handler: async (c) => {
+            const id = Number(c.req.param("id"));
+            const ifMatch = ifMatchOf(c.req.header("if-match"));
+            await checkTask(id, ifMatch);
+            const body = await readBody(c, config.maxBodyBytes);
+            requireJsonContentType(c.req.header("content-type"));
+            const task = toNewTask(parseJson(body));
+            return written(c, await store.update(id, task, limits, ifMatch), false);
+          },
+        },
+        DELETE: {
+          access: "write",
+          operation: operations.DELETE,
+          handler: async (c) => {
+            const id = Number(c.req.param("id"));
+            return written(c, await store.remove(id, ifMatchOf(c.req.header("if-match"))), false);
+          },
+        },
+      },
+    },
+  ];
+
+  function refused(result: WriteResult): never {
+    switch (result.outcome) {
+      case "not-found":
+        throw apiError(404, NOT_FOUND);
+      case "gone":
+        throw apiError(410, TASK_DELETED);
+      case "precondition-failed":
+        throw apiError(412, STALE_IF_MATCH);
+      case "full":
+        throw apiError(507, result.limit === "tasks" ? fullOfTasks(limits.maxTasks) : fullOfBytes(limits.maxBytes));
+      default:
+        throw new Error(`A task write cannot answer ${result.outcome}`);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+// The SQL that edits and deletes a task of a PostgreSQL list: each a function, so that its checks
+// and its write are one statement and one transaction, the list's row locked throughout.
+import { MAX_TOMBSTONES } from "../../list/change-log.ts";
+
+/** The suffix of the edit functions' names; a new version of them gets a new one. */
+export const EDITS_VERSION = "v1";
+
+/** A task's JSON as the list shows it, from a row `t` of the tasks table. */
+export const ROW_JSON = `'{"id":' || t.id::text || ',"title":' || t.title_json || ',"completed":' || t.completed::text || '}'`;
+
+/**
+ * Columns, tables and functions a list made before tasks could change lacks; each statement may
+ * run again. A task of such a list was created, and last changed, by its id; `last_id` was always
+ * the highest id given, since the list only grew.
+ */
+export function changeUpgrades(s: string, schema: string): string {
+  // Each ALTER only when its column is missing: ALTER TABLE locks the table whole even when it
+  // changes nothing, and readers of other processes would deadlock with it.
+  const missing = (table: string, column: string) =>
+    `NOT EXISTS (SELECT FROM pg_attribute WHERE attrelid = '${s}.${table}'::regclass AND attname = '${column}')`;
+  return `
+  IF ${missing("tasks", "changed")} THEN
+    ALTER TABLE ${s}.tasks ADD COLUMN created bigint, ADD COLUMN changed bigint;
+    UPDATE ${s}.tasks SET created = id, changed = id;
+    CREATE INDEX tasks_by_change ON ${s}.tasks (changed);
+  END IF;
+  IF ${missing("list", "change_number")} THEN
+    ALTER TABLE ${s}.list ADD COLUMN change_number bigint, ADD COLUMN forgotten bigint NOT NULL DEFAULT 0;
+    UPDATE ${s}.list SET change_number = last_id;
+  END IF;
+  CREATE TABLE IF NOT EXISTS ${s}.deletions (change bigint PRIMARY KEY, id integer NOT NULL);
+  IF ${missing("idempotency_keys", "task_json")} THEN
+    ALTER TABLE ${s}.idempotency_keys ADD COLUMN task_json text;
+  END IF;
+  IF NOT EXISTS (
+    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = '${schema}' AND p.proname = 'update_task_${EDITS_VERSION}'
+  ) THEN
+    ${editFunctions(s)}
+  END IF;`;
+}
+
+/**
+ * The If-Match versions, sent as a JSON array (or null for none): the driver sends no arrays
+ * without its type lookup. An empty array (an If-Match of weak tags only) stays empty, matching nothing.
+ */
+function versions(parameter: string): string {
+  return `(CASE WHEN ${parameter}::text IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(${parameter}::text::jsonb)) END)`;
+}
+
+/** The statements that call the edit functions; their If-Match parameter is a JSON array of versions, or null. */
+export function editStatements(s: string): { readonly update: string; readonly remove: string } {
+  return {
+    update: `SELECT * FROM ${s}.update_task_${EDITS_VERSION}($1, $2, $3, ${versions("$4")}, $5, $6)`,
+    remove: `SELECT * FROM ${s}.remove_task_${EDITS_VERSION}($1, ${versions("$2")}, $3)`,
+  };
+}
+
+/** The edit functions, made once per list. Each answers one row: its outcome, the task's JSON and version, and the list's count and bytes. */
+export function editFunctions(s: string): string {
+  const answer = `RETURNS TABLE (outcome text, task_json text, version text, task_count integer, json_bytes float8)
+    LANGUAGE plpgsql AS $fn$
+    #variable_conflict use_column
+    DECLARE
+      l record;
+      t record;
+      current_version text;
+      new_change bigint;
+      old_bytes integer;
+      new_json text;`;
+  const found = `SELECT * INTO l FROM ${s}.list WHERE singleton FOR UPDATE;
+      SELECT * INTO t FROM ${s}.tasks WHERE id = task_id;
+      IF NOT FOUND THEN
+        RETURN QUERY SELECT CASE WHEN task_id BETWEEN 1 AND l.last_id THEN 'gone' ELSE 'not-found' END,
+          NULL::text, NULL::text, l.task_count, l.json_bytes::float8;
+        RETURN;
+      END IF;
+      current_version := l.instance || '-' || task_id || '-' || t.changed;
+      IF if_match IS NOT NULL AND NOT (current_version = ANY (if_match)) THEN
+        RETURN QUERY SELECT 'precondition-failed'::text, NULL::text, NULL::text, l.task_count, l.json_bytes::float8;
+        RETURN;
+      END IF;
+      old_bytes := octet_length(${ROW_JSON});`;
+  return `CREATE FUNCTION ${s}.update_task_${EDITS_VERSION}(
+      task_id bigint, new_title_json text, new_completed boolean, if_match text[], max_bytes bigint, channel text
+    ) ${answer}
+    BEGIN
+      ${found}
+      IF COALESCE(new_title_json, t.title_json) = t.title_json AND COALESCE(new_completed, t.completed) = t.completed THEN
+        RETURN QUERY SELECT 'unchanged'::text, ${ROW_JSON}, current_version, l.task_count, l.json_bytes::float8;
+        RETURN;
+      END IF;
+      t.title_json := COALESCE(new_title_json, t.title_json);
+      t.completed := COALESCE(new_completed, t.completed);
+      new_json := ${ROW_JSON};
+      IF octet_length(new_json) > old_bytes AND l.json_bytes + octet_length(new_json) - old_bytes > max_bytes THEN
+        RETURN QUERY SELECT 'full'::text, NULL::text, NULL::text, l.task_count, l.json_bytes::float8;
+        RETURN;
+      END IF;
+      UPDATE ${s}.list SET change_number = change_number + 1, json_bytes = json_bytes + octet_length(new_json) - old_bytes
+        WHERE singleton RETURNING change_number, json_bytes INTO new_change, l.json_bytes;
+      UPDATE ${s}.tasks SET title_json = t.title_json, completed = t.completed, changed = new_change WHERE id = task_id;
+      PERFORM pg_notify(channel, new_change::text);
+      RETURN QUERY SELECT 'updated'::text, new_json, l.instance || '-' || task_id || '-' || new_change, l.task_count,
+        l.json_bytes::float8;
+    END
+    $fn$;
+    CREATE FUNCTION ${s}.remove_task_${EDITS_VERSION}(task_id bigint, if_match text[], channel text) ${answer}
+      forgotten_through bigint;
+    BEGIN
+      ${found}
+      UPDATE ${s}.list SET change_number = change_number + 1, task_count = task_count - 1,
+          json_bytes = json_bytes - old_bytes - (l.task_count > 1)::integer
+        WHERE singleton RETURNING change_number, task_count, json_bytes INTO new_change, l.task_count, l.json_bytes;
+      DELETE FROM ${s}.tasks WHERE id = task_id;
+      INSERT INTO ${s}.deletions (change, id) VALUES (new_change, task_id);
+      -- At most ${MAX_TOMBSTONES} deletions are remembered: a cursor older than the last forgotten is reset.
+      SELECT max(d.change) INTO forgotten_through FROM (
+        SELECT d.change FROM ${s}.deletions d ORDER BY d.change DESC OFFSET ${MAX_TOMBSTONES}
+      ) d;
+      IF forgotten_through IS NOT NULL THEN
+        DELETE FROM ${s}.deletions d WHERE d.change <= forgotten_through;
+        UPDATE ${s}.list SET forgotten = forgotten_through WHERE singleton;
+      END IF;
+      PERFORM pg_notify(channel, new_change::text);
+      RETURN QUERY SELECT 'deleted'::text, NULL::text, NULL::text, l.task_count, l.json_bytes::float8;
+    END
+    $fn$;`;
+}
