@@ -1,6 +1,6 @@
 // The home page's script: the list as the page shows it, a table row per task in id order.
 // @ts-check
-import { byId, say } from "./dom.js";
+import { byId } from "./dom.js";
 
 // Titles only ever go through textContent, and the policy's Trusted Types rule makes any HTML sink
 // throw, so a title can never become markup.
@@ -31,6 +31,8 @@ export function render(tasks) {
 export function put(task) {
   const row = shown.get(task.id);
   if (row !== undefined) {
+    // A note says what became of the task as the row showed it; once the task changes again, it is stale.
+    if (row.task.title !== task.title || row.task.completed !== task.completed) note(task.id, "");
     row.task = task;
     fill(row.tr, task);
     return;
@@ -78,7 +80,7 @@ export function taskOf(id) {
  */
 export function note(id, text) {
   const element = shown.get(id)?.tr.querySelector(".note");
-  if (element instanceof HTMLElement) say(element, text);
+  if (element instanceof HTMLElement) element.textContent = text;
 }
 
 /**
@@ -110,10 +112,10 @@ function newRow(task) {
   titleInput.type = "text";
   titleInput.className = "rename-input";
   titleInput.hidden = true;
+  // Never hidden, only empty: a live region already in the page is what screen readers announce.
   const message = document.createElement("p");
   message.className = "note";
   message.setAttribute("role", "status");
-  message.hidden = true;
   const actions = cell("", "actions");
   actions.append(rename, del, message);
   const title = cell("", "title");

@@ -51,7 +51,7 @@ export function unusable(error) {
 
 function schedule() {
   clearTimeout(timer);
-  if (!document.hidden && streaming === null) timer = setTimeout(refresh, POLL_MS);
+  if (!document.hidden && streaming === null && !waitingForToken()) timer = setTimeout(refresh, POLL_MS);
 }
 
 /** One read at a time: a refresh asked for during a read runs right after it, so answers never arrive out of order. */
@@ -71,21 +71,11 @@ export function refresh() {
   });
 }
 
-// Each read takes the whole list, with If-None-Match: tasks after an id would miss edits and
-// deletions, and a list replaced meanwhile (a memory store whose process restarted).
+/** Follows the stream when it can be had, else reads the list once and polls. */
 async function load() {
   try {
-    const res = await send(tasksUrl, { headers: etag === null ? {} : { "If-None-Match": etag } });
-    if (res.status === 401) return askForToken(await messageOf(res));
-    if (res.status === 200) {
-      render(await res.json());
-      etag = res.headers.get("ETag");
-    } else if (res.status !== 304) {
-      say(listStatus, `Could not read the list: ${await messageOf(res)}`);
-      return schedule();
-    }
-    say(listStatus, "");
-    follow();
+    if (Date.now() >= streamRetryAt && (await follow())) return;
+    await poll();
   } catch (error) {
     if (unusable(error)) return;
     say(listStatus, "Could not reach the service; trying again");
@@ -93,29 +83,74 @@ async function load() {
   schedule();
 }
 
-// Follows /tasks/events through fetch, which, unlike EventSource, can send the token. While the
-// stream cannot be had, the page polls, and asks for the stream again now and then.
-function follow() {
-  if (streaming !== null || waitingForToken() || Date.now() < streamRetryAt) return;
+// Each poll takes the whole list, with If-None-Match: tasks after an id would miss edits and
+// deletions, and a list replaced meanwhile (a memory store whose process restarted).
+/** @returns {Promise<boolean>} whether the page now shows the list as the service holds it */
+async function poll() {
+  const res = await send(tasksUrl, { headers: etag === null ? {} : { "If-None-Match": etag } });
+  if (res.status === 401) {
+    askForToken(await messageOf(res));
+    return false;
+  }
+  if (res.status === 200) {
+    render(await res.json());
+    etag = res.headers.get("ETag");
+  } else if (res.status !== 304) {
+    say(listStatus, `Could not read the list: ${await messageOf(res)}`);
+    return false;
+  }
+  say(listStatus, "");
+  return true;
+}
+
+/**
+ * Opens /tasks/events through fetch, which, unlike EventSource, can send the token. Once it is
+ * open, the page reads the whole list while the stream's events wait, then applies them on top:
+ * the page shows the list as it is even if it was replaced (a memory store whose process
+ * restarted), and a change made between the read and the stream is one of the events, not lost.
+ * @returns {Promise<boolean>} whether the page now follows the stream or asks for a token; false
+ *   when the stream cannot be had for now, and the page polls a while before it asks again
+ */
+async function follow() {
   const controller = new AbortController();
+  const opened = Date.now();
+  const res = await send(`${eventsUrl}?after=${cursor}`, { signal: controller.signal }).catch((error) => {
+    if (error instanceof BadToken) throw error;
+    return undefined;
+  });
+  if (res?.status === 401) {
+    askForToken(await messageOf(res));
+    return true;
+  }
+  if (res?.status !== 200 || res.body === null) {
+    controller.abort();
+    streamRetryAt = Date.now() + RETRY_STREAM_MS;
+    return false;
+  }
+  const body = res.body;
+  let read = false;
+  try {
+    // Without If-None-Match: a replaced list may carry an ETag its predecessor once had.
+    etag = null;
+    read = await poll();
+  } finally {
+    if (!read) controller.abort();
+  }
+  if (!read) return waitingForToken();
   streaming = controller;
   clearTimeout(timer);
-  const opened = Date.now();
-  readStream(controller.signal).then(
+  readStream(body).then(
     () => endStream(controller, opened),
     (error) => {
       if (!unusable(error)) endStream(controller, opened);
     },
   );
+  return true;
 }
 
-/** @param {AbortSignal} signal */
-async function readStream(signal) {
-  const res = await send(`${eventsUrl}?after=${cursor}`, { signal });
-  if (res.status === 401) return askForToken(await messageOf(res));
-  if (res.status !== 200 || res.body === null) return;
-  say(listStatus, "");
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+/** @param {ReadableStream<BufferSource>} body */
+async function readStream(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   for (;;) {
     const { done, value } = await reader.read();

@@ -13,6 +13,12 @@ import { askForToken, unusable } from "./sync.js";
 const listNotice = byId("list-status", HTMLParagraphElement);
 /** Tasks with a write under way: a second click waits for the first to be answered. */
 const busy = new Set();
+/**
+ * Each task being renamed, as it was when renaming began: a change made elsewhere meanwhile is
+ * hidden behind the field, so the new title is written only over the task the person saw.
+ * @type {Map<number, Task>}
+ */
+const renaming = new Map();
 
 /** Listens once on the table for every task's controls, present and future. */
 export function controlTasks() {
@@ -34,9 +40,10 @@ export function controlTasks() {
     if (event.key === "Enter") {
       event.preventDefault();
       const id = idOf(input);
+      const seen = renaming.get(id);
       const title = input.value;
       endRename(input);
-      if (title !== taskOf(id)?.title) act(id, { method: "PATCH", body: { title } });
+      if (seen !== undefined && title !== seen.title) act(id, { method: "PATCH", body: { title } }, seen);
     } else if (event.key === "Escape") {
       event.preventDefault();
       endRename(input);
@@ -54,8 +61,10 @@ function startRename(button) {
   const tr = button.closest("tr");
   const input = tr?.querySelector(".rename-input");
   const text = tr?.querySelector(".title-text");
-  if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement)) return;
-  input.value = taskOf(idOf(button))?.title ?? "";
+  const seen = taskOf(idOf(button));
+  if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement) || seen === undefined) return;
+  renaming.set(seen.id, seen);
+  input.value = seen.title;
   text.hidden = true;
   input.hidden = false;
   input.focus();
@@ -68,6 +77,7 @@ function startRename(button) {
  */
 function endRename(input) {
   const tr = input.closest("tr");
+  renaming.delete(idOf(input));
   input.hidden = true;
   const text = tr?.querySelector(".title-text");
   if (text instanceof HTMLElement) text.hidden = false;
@@ -76,15 +86,15 @@ function endRename(input) {
 }
 
 /**
- * Writes to one task, once the service confirms it still is what the page shows.
+ * Writes to one task, once the service confirms it still is `seen`, what the person acted on.
  * @param {number} id
  * @param {Write} write
+ * @param {Task | undefined} seen
  */
-async function act(id, write) {
-  const seen = taskOf(id);
-  if (seen === undefined) return;
+async function act(id, write, seen = taskOf(id)) {
+  if (seen === undefined || taskOf(id) === undefined) return;
   // A second change while the first is under way is undone on screen: the first one's answer decides.
-  if (busy.has(id)) return put(seen);
+  if (busy.has(id)) return unchanged(id);
   busy.add(id);
   note(id, "");
   try {
@@ -93,10 +103,8 @@ async function act(id, write) {
     if (!same(current.task, seen)) return changedElsewhere(current.task);
     await send(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
   } catch (error) {
-    if (!unusable(error)) {
-      if (taskOf(id) !== undefined) put(/** @type {Task} */ (taskOf(id)));
-      note(id, "Cannot reach the service: try again");
-    }
+    unchanged(id);
+    if (!unusable(error)) note(id, "Cannot reach the service: try again");
   } finally {
     busy.delete(id);
   }
@@ -124,6 +132,8 @@ function writeInit(write, etag) {
 async function answered(id, res) {
   if (res.status === 200) return put(await res.json());
   if (res.status === 204) return remove(id);
+  // Nothing was written: the row shows the task as the page last knew it, not the click.
+  unchanged(id);
   if (res.status === 412) {
     const current = await readTask(id);
     if (current !== undefined) changedElsewhere(current.task);
@@ -131,9 +141,13 @@ async function answered(id, res) {
   }
   if (res.status === 410 || res.status === 404) return deletedElsewhere(id);
   if (res.status === 401) return askForToken(await messageOf(res));
-  const seen = taskOf(id);
-  if (seen !== undefined) put(seen);
   note(id, await messageOf(res));
+}
+
+/** @param {number} id */
+function unchanged(id) {
+  const shown = taskOf(id);
+  if (shown !== undefined) put(shown);
 }
 
 /**
@@ -146,13 +160,10 @@ async function readTask(id) {
   const res = await send(`${tasksUrl}/${id}`);
   const etag = res.headers.get("ETag");
   if (res.status === 200 && etag !== null) return { task: await res.json(), etag };
+  unchanged(id);
   if (res.status === 410 || res.status === 404) deletedElsewhere(id);
   else if (res.status === 401) askForToken(await messageOf(res));
-  else {
-    const seen = taskOf(id);
-    if (seen !== undefined) put(seen);
-    note(id, `Could not read the task: ${await messageOf(res)}`);
-  }
+  else note(id, `Could not read the task: ${await messageOf(res)}`);
   return undefined;
 }
 
