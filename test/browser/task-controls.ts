@@ -60,6 +60,8 @@ export function describeTaskControls(runtime: Runtime): void {
       const left = await untilServer(list(), (tasks) => !tasks.some((task) => task.id === added.id));
       await expectShown(page, left);
       await expectShown(other, left);
+      // The deleted row took the focus with it: it moves to a neighbour's checkbox, not the page's top.
+      await expect.poll(() => focusedName(other)).toMatch(/^Done: /);
 
       expect(writes.map((write) => write.method)).toEqual(["PATCH", "PATCH", "PATCH", "DELETE"]);
       for (const ifMatch of await Promise.all(writes.map((write) => write.ifMatch))) {
