@@ -74,8 +74,7 @@ export function refresh() {
 /** Follows the stream when it can be had, else reads the list once and polls. */
 async function load() {
   try {
-    if (Date.now() >= streamRetryAt && (await follow())) return;
-    await poll();
+    if (Date.now() < streamRetryAt || !(await follow())) await poll();
   } catch (error) {
     if (unusable(error)) return;
     say(listStatus, "Could not reach the service; trying again");
@@ -108,8 +107,8 @@ async function poll() {
  * open, the page reads the whole list while the stream's events wait, then applies them on top:
  * the page shows the list as it is even if it was replaced (a memory store whose process
  * restarted), and a change made between the read and the stream is one of the events, not lost.
- * @returns {Promise<boolean>} whether the page now follows the stream or asks for a token; false
- *   when the stream cannot be had for now, and the page polls a while before it asks again
+ * @returns {Promise<boolean>} false when the stream cannot be had for now: the page polls a while
+ *   before it asks again
  */
 async function follow() {
   const controller = new AbortController();
@@ -136,15 +135,15 @@ async function follow() {
   } finally {
     if (!read) controller.abort();
   }
-  if (!read) return waitingForToken();
-  streaming = controller;
-  clearTimeout(timer);
-  readStream(body).then(
-    () => endStream(controller, opened),
-    (error) => {
-      if (!unusable(error)) endStream(controller, opened);
-    },
-  );
+  if (read) {
+    streaming = controller;
+    readStream(body).then(
+      () => endStream(controller, opened),
+      (error) => {
+        if (!unusable(error)) endStream(controller, opened);
+      },
+    );
+  }
   return true;
 }
 
