@@ -104,7 +104,7 @@ export async function addFromElsewhere(listUrl: string, title: string, completed
 
 /** Adds a task through the page's form, as a person would with a pointer. */
 export async function addWithForm(page: Page, title: string, completed: boolean): Promise<void> {
-  await page.getByLabel("Title").fill(title);
-  await page.getByLabel("Done already").setChecked(completed);
+  await page.getByLabel("Title", { exact: true }).fill(title);
+  await page.getByLabel("Done already", { exact: true }).setChecked(completed);
   await page.getByRole("button", { name: "Add task" }).click();
 }

@@ -35,8 +35,8 @@ export function describeHomePage(runtime: Runtime): void {
       await expectShown(page, [...before, added]);
       expect(await serverTasks(list())).toEqual([...before, added]);
       expect(await page.getByText(`Added task ${added.id}`).isVisible()).toBe(true);
-      expect(await page.getByLabel("Title").inputValue()).toBe("");
-      expect(await page.getByLabel("Done already").isChecked()).toBe(false);
+      expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe("");
+      expect(await page.getByLabel("Done already", { exact: true }).isChecked()).toBe(false);
     });
 
     test("adds a task once when the answer to its POST is lost and the person tries again", async () => {
@@ -91,9 +91,8 @@ export function describeHomePage(runtime: Runtime): void {
       expect(reads).toEqual([]);
     });
 
-    test("while the events cannot be had, asks only for what is new with If-None-Match, then follows them again", async () => {
+    test("while the events cannot be had, reads the whole list again with If-None-Match, then follows them again", async () => {
       const events = `${list()}/events`;
-      const last = (await serverTasks(list())).at(-1)?.id ?? 0;
       const page = await openPage(home(), {
         refused: [503],
         before: (tab) =>
@@ -101,10 +100,9 @@ export function describeHomePage(runtime: Runtime): void {
             route.fulfill({ status: 503, contentType: "application/json", body: '{"message":"Not now"}' }),
           ),
       });
-      const notModified = await page.waitForResponse(
-        (res) => res.url() === `${list()}?after=${last}` && res.status() === 304,
-        { timeout: 30_000 },
-      );
+      const notModified = await page.waitForResponse((res) => res.url() === list() && res.status() === 304, {
+        timeout: 30_000,
+      });
       const etag = (await fetch(list())).headers.get("ETag");
       expect(await notModified.request().headerValue("If-None-Match")).toBe(etag);
       expect(conditionalGets(server())).toBeGreaterThan(0);
@@ -165,7 +163,7 @@ export function describeHomePage(runtime: Runtime): void {
       const title = "A title far too long for this server's 256-byte limit ".repeat(5);
       await addWithForm(page, title, false);
       await expect.poll(() => page.getByRole("alert").textContent()).toBe("Request body must be at most 256 bytes");
-      expect(await page.getByLabel("Title").inputValue()).toBe(title);
+      expect(await page.getByLabel("Title", { exact: true }).inputValue()).toBe(title);
       expect(await serverTasks(list())).toEqual(before);
     });
 

@@ -88,9 +88,8 @@ describe("the home page, for a person", () => {
       .getByRole("table")
       .locator("tbody tr")
       .last()
-      .locator("td")
-      .nth(1)
-      .evaluate((td) => getComputedStyle(td, "::before").content);
+      .locator(".title-text")
+      .evaluate((text) => getComputedStyle(text, "::before").content);
     expect(shown).toBe('"(no title)"');
   });
 
@@ -124,7 +123,7 @@ describe("the home page, for a person", () => {
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    for (const control of [page.getByLabel("Title"), page.getByRole("button", { name: "Add task" })]) {
+    for (const control of [page.getByLabel("Title", { exact: true }), page.getByRole("button", { name: "Add task" })]) {
       expect((await control.boundingBox())?.height).toBeGreaterThanOrEqual(44);
     }
   });

@@ -28,4 +28,66 @@ describe("the home page of a service whose list is replaced by another", () => {
     }
     await expectShown(page, await serverTasks(list));
   });
+
+  test("after edits took its events past the other list's, shows the other list exactly once it changes", async () => {
+    const list = `${baseUrl()}/tasks`;
+    const first = await (await addFromElsewhere(list, "Edited in the first list")).json();
+    for (const title of ["Edited once", "Edited twice", "Edited three times"]) {
+      expect((await patchFromElsewhere(`${list}/${first.id}`, { title })).status).toBe(200);
+    }
+    const page = await openPage(`${baseUrl()}/`, { allowed: [/ERR_INCOMPLETE_CHUNKED_ENCODING/] });
+    await expectShown(page, await serverTasks(list));
+    app = freshApp();
+    dropConnections();
+    expect((await addFromElsewhere(list, "Task 3 of the other list")).status).toBe(200);
+    expect((await patchFromElsewhere(`${list}/3`, { completed: true })).status).toBe(200);
+    const other = await serverTasks(list);
+    expect(other.map((task) => task.id)).toEqual([1, 2, 3]);
+    await expectShown(page, other);
+  });
+
+  test("shows the other list's task 3 when it is added just before the page asks for the events again", async () => {
+    const list = `${baseUrl()}/tasks`;
+    const events = `${list}/events`;
+    let addBeforeEvents: string | undefined;
+    let added = false;
+    app = freshApp();
+    expect((await addFromElsewhere(list, "Task 3 of the first list")).status).toBe(200);
+    const page = await openPage(`${baseUrl()}/`, {
+      allowed: [/ERR_INCOMPLETE_CHUNKED_ENCODING/],
+      // The new list's third task lands as the page's request for the stream reaches the server.
+      before: (tab) =>
+        tab.route(`${events}*`, async (route) => {
+          const title = addBeforeEvents;
+          addBeforeEvents = undefined;
+          if (title !== undefined) {
+            expect((await addFromElsewhere(list, title)).status).toBe(200);
+            added = true;
+          }
+          await route.fallback();
+        }),
+    });
+    await expectShown(page, await serverTasks(list));
+    app = freshApp();
+    addBeforeEvents = "Task 3 of the second list";
+    dropConnections();
+    await expect.poll(() => added, { timeout: 30_000 }).toBe(true);
+    const other = await serverTasks(list);
+    expect(other.map((task) => task.title)).toEqual([
+      "Read the task list specification",
+      "Build the task list service",
+      "Task 3 of the second list",
+    ]);
+    await expectShown(page, other);
+  });
 });
+
+/** Changes a task as another client would, with the ETag it reads first. */
+async function patchFromElsewhere(taskUrl: string, patch: object): Promise<Response> {
+  const etag = (await fetch(taskUrl)).headers.get("ETag") ?? "";
+  return fetch(taskUrl, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
+    body: JSON.stringify(patch),
+  });
+}

@@ -10,8 +10,8 @@ const WRITE_TOKEN = "browser-write-token-0123456789";
 
 /** Gives the page a token through its token form, as a person would. */
 async function enterToken(page: Page, token: string): Promise<void> {
-  await page.getByLabel("Token").fill(token);
-  await page.getByLabel("Token").press("Enter");
+  await page.getByLabel("Token", { exact: true }).fill(token);
+  await page.getByLabel("Token", { exact: true }).press("Enter");
 }
 
 /** The Authorization header of every list request the page sends from now on. */
@@ -68,7 +68,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       await expectShown(page, await serverTasks(list(), READ_TOKEN));
       await page.reload();
       await expectShown(page, await serverTasks(list(), READ_TOKEN));
-      expect(await page.getByLabel("Token").isVisible()).toBe(false);
+      expect(await page.getByLabel("Token", { exact: true }).isVisible()).toBe(false);
       const other = await openPage(home(), { refused: [401] });
       await expect.poll(() => other.getByRole("alert").textContent()).toBe(NO_TOKEN);
     });

@@ -1,5 +1,7 @@
 import { describeHomePage } from "./home-page.ts";
+import { describeTaskControls } from "./task-controls.ts";
 import { describeTokenFlow } from "./token-flow.ts";
 
 describeHomePage("wrangler");
+describeTaskControls("wrangler");
 describeTokenFlow("wrangler");

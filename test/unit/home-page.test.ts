@@ -41,6 +41,19 @@ describe.each([
     expect(html).toContain('<a id="openapi-link" href="openapi.json">');
   });
 
+  test("gives each task a done checkbox, a Rename and a Delete button named after it, writing with If-Match", async () => {
+    const html = await (await appFrom(env).request(path)).text();
+    expect(html).toContain('<th scope="col">Done</th><th scope="col">Actions</th>');
+    expect(html).toContain("`Done: $" + "{task.title}`");
+    expect(html).toContain("`Rename $" + "{task.title}`");
+    expect(html).toContain("`Delete $" + "{task.title}`");
+    expect(html).toContain("`New title for $" + "{task.title}`");
+    expect(html).toContain('"If-Match": etag');
+    expect(html).toContain('"Content-Type": "application/merge-patch+json"');
+    expect(html).toContain("This task was changed elsewhere: it now reads");
+    expect(html).toContain('if (kind === "reset")');
+  });
+
   test("names no path of its own, so that it works under any base path, from its own address", async () => {
     const html = await (await appFrom(env).request(path)).text();
     expect(html).not.toMatch(/(?:href|src|action)="(?:\/|[a-z]+:)/i);

@@ -4,10 +4,12 @@ import { addTasks, resumeAdd } from "./add.js";
 import { byId } from "./dom.js";
 import { openApiUrl } from "./service.js";
 import { refresh, stopStream } from "./sync.js";
+import { controlTasks } from "./task-controls.js";
 import { takeTokens } from "./token.js";
 
 byId("openapi-link", HTMLAnchorElement).href = openApiUrl;
 addTasks();
+controlTasks();
 takeTokens(() => {
   refresh();
   resumeAdd();

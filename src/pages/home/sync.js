@@ -1,7 +1,7 @@
 // The home page's script: keeps the list shown current, following the list's events or polling it.
 // @ts-check
 import { byId, say } from "./dom.js";
-import { append, lastId, render } from "./list.js";
+import { clear, put, remove, render } from "./list.js";
 import { BadToken, dropToken, eventsUrl, messageOf, send, tasksUrl } from "./service.js";
 import { showTokenForm, waitingForToken } from "./token.js";
 
@@ -20,9 +20,9 @@ let loadAgain = false;
 /** @type {AbortController | null} */
 let streaming = null;
 let streamRetryAt = 0;
-// After a stream ends the page reads the whole list again: the list it followed may have been
-// replaced (a memory store whose process restarted), and tasks after an id cannot show that.
-let needFull = true;
+// The change number of the last event applied (not a task id: edits and deletions have their own);
+// the stream resumes after it, and the service answers a cursor it cannot continue with a reset.
+let cursor = 0;
 
 /** Whether the page follows the list's events, which show every task added without a read. */
 export function following() {
@@ -51,7 +51,7 @@ export function unusable(error) {
 
 function schedule() {
   clearTimeout(timer);
-  if (!document.hidden && streaming === null) timer = setTimeout(refresh, POLL_MS);
+  if (!document.hidden && streaming === null && !waitingForToken()) timer = setTimeout(refresh, POLL_MS);
 }
 
 /** One read at a time: a refresh asked for during a read runs right after it, so answers never arrive out of order. */
@@ -71,28 +71,10 @@ export function refresh() {
   });
 }
 
-// The first read, and the first after a stream ends, takes the whole list; the others, while there
-// is no stream, only what is new.
+/** Follows the stream when it can be had, else reads the list once and polls. */
 async function load() {
   try {
-    const after = needFull ? "" : `?after=${lastId()}`;
-    const res = await send(tasksUrl + after, { headers: etag === null ? {} : { "If-None-Match": etag } });
-    if (res.status === 401) return askForToken(await messageOf(res));
-    if (res.status === 200) {
-      /** @type {Task[]} */
-      const tasks = await res.json();
-      if (after === "") render(tasks);
-      else for (const task of tasks) append(task);
-      etag = res.headers.get("ETag");
-      needFull = false;
-    } else if (res.status === 304) {
-      needFull = false;
-    } else {
-      say(listStatus, `Could not read the list: ${await messageOf(res)}`);
-      return schedule();
-    }
-    say(listStatus, "");
-    follow();
+    if (Date.now() < streamRetryAt || !(await follow())) await poll();
   } catch (error) {
     if (unusable(error)) return;
     say(listStatus, "Could not reach the service; trying again");
@@ -100,41 +82,106 @@ async function load() {
   schedule();
 }
 
-// Follows /tasks/events through fetch, which, unlike EventSource, can send the token. While the
-// stream cannot be had, the page polls, and asks for the stream again now and then.
-function follow() {
-  if (streaming !== null || waitingForToken() || Date.now() < streamRetryAt) return;
-  const controller = new AbortController();
-  streaming = controller;
-  clearTimeout(timer);
-  const opened = Date.now();
-  readStream(controller.signal).then(
-    () => endStream(controller, opened),
-    (error) => {
-      if (!unusable(error)) endStream(controller, opened);
-    },
-  );
+// Each poll takes the whole list, with If-None-Match: tasks after an id would miss edits and
+// deletions, and a list replaced meanwhile (a memory store whose process restarted).
+/** @returns {Promise<boolean>} whether the page now shows the list as the service holds it */
+async function poll() {
+  const res = await send(tasksUrl, { headers: etag === null ? {} : { "If-None-Match": etag } });
+  if (res.status === 401) {
+    askForToken(await messageOf(res));
+    return false;
+  }
+  if (res.status === 200) {
+    render(await res.json());
+    etag = res.headers.get("ETag");
+  } else if (res.status !== 304) {
+    say(listStatus, `Could not read the list: ${await messageOf(res)}`);
+    return false;
+  }
+  say(listStatus, "");
+  return true;
 }
 
-/** @param {AbortSignal} signal */
-async function readStream(signal) {
-  const res = await send(`${eventsUrl}?after=${lastId()}`, { signal });
-  if (res.status === 401) return askForToken(await messageOf(res));
-  if (res.status !== 200 || res.body === null) return;
-  say(listStatus, "");
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+/**
+ * Opens /tasks/events through fetch, which, unlike EventSource, can send the token. Once it is
+ * open, the page reads the whole list while the stream's events wait, then applies them on top:
+ * the page shows the list as it is even if it was replaced (a memory store whose process
+ * restarted), and a change made between the read and the stream is one of the events, not lost.
+ * @returns {Promise<boolean>} false when the stream cannot be had for now: the page polls a while
+ *   before it asks again
+ */
+async function follow() {
+  const controller = new AbortController();
+  const opened = Date.now();
+  const res = await send(`${eventsUrl}?after=${cursor}`, { signal: controller.signal }).catch((error) => {
+    if (error instanceof BadToken) throw error;
+    return undefined;
+  });
+  if (res?.status === 401) {
+    askForToken(await messageOf(res));
+    return true;
+  }
+  if (res?.status !== 200 || res.body === null) {
+    controller.abort();
+    streamRetryAt = Date.now() + RETRY_STREAM_MS;
+    return false;
+  }
+  const body = res.body;
+  let read = false;
+  try {
+    // Without If-None-Match: a replaced list may carry an ETag its predecessor once had.
+    etag = null;
+    read = await poll();
+  } finally {
+    if (!read) controller.abort();
+  }
+  if (read) {
+    streaming = controller;
+    readStream(body).then(
+      () => endStream(controller, opened),
+      (error) => {
+        if (!unusable(error)) endStream(controller, opened);
+      },
+    );
+  }
+  return true;
+}
+
+/** @param {ReadableStream<BufferSource>} body */
+async function readStream(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
     text += value;
     for (let end = text.indexOf("\n\n"); end !== -1; end = text.indexOf("\n\n")) {
-      const event = text.slice(0, end).split("\n");
+      apply(text.slice(0, end).split("\n"));
       text = text.slice(end + 2);
-      const data = event.find((line) => line.startsWith("data: "));
-      if (data !== undefined) append(JSON.parse(data.slice(6)));
     }
   }
+}
+
+/**
+ * Applies one event by task id, which keeps the list exactly as the service holds it.
+ * @param {string[]} lines
+ */
+function apply(lines) {
+  /** @type {(prefix: string) => string | undefined} */
+  const field = (prefix) => lines.find((line) => line.startsWith(prefix))?.slice(prefix.length);
+  const kind = field("event: ");
+  const data = field("data: ");
+  if (kind === "reset") {
+    clear();
+    cursor = 0;
+    etag = null;
+    return;
+  }
+  if (data === undefined) return;
+  if (kind === "delete") remove(JSON.parse(data).id);
+  else if (kind === "task" || kind === "update") put(JSON.parse(data));
+  const id = field("id: ");
+  if (id !== undefined) cursor = Number(id);
 }
 
 /**
@@ -146,7 +193,8 @@ async function readStream(signal) {
 function endStream(controller, opened) {
   if (streaming !== controller) return;
   streaming = null;
-  needFull = true;
+  // The list may have been replaced meanwhile, under an ETag that names another list: read it whole.
+  etag = null;
   if (Date.now() - opened < RETRY_STREAM_MS) streamRetryAt = Date.now() + RETRY_STREAM_MS;
   if (!controller.signal.aborted) refresh();
 }

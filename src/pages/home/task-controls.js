@@ -1,0 +1,189 @@
+// The home page's script: each task's controls, to mark it done, rename it and delete it.
+// @ts-check
+
+// Each write is sent with If-Match, so that it never overwrites a change the page has not shown.
+import { byId, say } from "./dom.js";
+import { note, put, remove, rows, taskOf } from "./list.js";
+import { messageOf, send, tasksUrl } from "./service.js";
+import { askForToken, unusable } from "./sync.js";
+
+/** @typedef {import("./list.js").Task} Task */
+/** @typedef {{ method: "PATCH", body: Partial<Task> } | { method: "DELETE" }} Write */
+
+const listNotice = byId("list-status", HTMLParagraphElement);
+/** Tasks with a write under way: a second click waits for the first to be answered. */
+const busy = new Set();
+/**
+ * Each task being renamed, as it was when renaming began: a change made elsewhere meanwhile is
+ * hidden behind the field, so the new title is written only over the task the person saw.
+ * @type {Map<number, Task>}
+ */
+const renaming = new Map();
+
+/** Listens once on the table for every task's controls, present and future. */
+export function controlTasks() {
+  rows.addEventListener("change", (event) => {
+    const box = event.target;
+    if (box instanceof HTMLInputElement && box.classList.contains("done-box")) {
+      act(idOf(box), { method: "PATCH", body: { completed: box.checked } });
+    }
+  });
+  rows.addEventListener("click", (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLButtonElement)) return;
+    if (target.dataset.action === "rename") startRename(target);
+    else if (target.dataset.action === "delete") act(idOf(target), { method: "DELETE" });
+  });
+  rows.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (!(input instanceof HTMLInputElement) || !input.classList.contains("rename-input")) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      const id = idOf(input);
+      const seen = renaming.get(id);
+      const title = input.value;
+      endRename(input);
+      if (seen !== undefined && title !== seen.title) act(id, { method: "PATCH", body: { title } }, seen);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      endRename(input);
+    }
+  });
+}
+
+/** @param {HTMLElement} element */
+function idOf(element) {
+  return Number(element.closest("tr")?.dataset.id);
+}
+
+/** @param {HTMLButtonElement} button */
+function startRename(button) {
+  const tr = button.closest("tr");
+  const input = tr?.querySelector(".rename-input");
+  const text = tr?.querySelector(".title-text");
+  const seen = taskOf(idOf(button));
+  if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement) || seen === undefined) return;
+  renaming.set(seen.id, seen);
+  input.value = seen.title;
+  text.hidden = true;
+  input.hidden = false;
+  input.focus();
+  input.select();
+}
+
+/**
+ * Shows the title again in place of its input, and gives focus back to the Rename button.
+ * @param {HTMLInputElement} input
+ */
+function endRename(input) {
+  const tr = input.closest("tr");
+  renaming.delete(idOf(input));
+  input.hidden = true;
+  const text = tr?.querySelector(".title-text");
+  if (text instanceof HTMLElement) text.hidden = false;
+  const button = tr?.querySelector("[data-action=rename]");
+  if (button instanceof HTMLButtonElement) button.focus();
+}
+
+/**
+ * Writes to one task, once the service confirms it still is `seen`, what the person acted on.
+ * @param {number} id
+ * @param {Write} write
+ * @param {Task | undefined} seen
+ */
+async function act(id, write, seen = taskOf(id)) {
+  if (seen === undefined || taskOf(id) === undefined) return;
+  // A second change while the first is under way is undone on screen: the first one's answer decides.
+  if (busy.has(id)) return unchanged(id);
+  busy.add(id);
+  note(id, "");
+  try {
+    const current = await readTask(id);
+    if (current === undefined) return;
+    if (!same(current.task, seen)) return changedElsewhere(current.task);
+    await send(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
+  } catch (error) {
+    unchanged(id);
+    if (!unusable(error)) note(id, "Cannot reach the service: try again");
+  } finally {
+    busy.delete(id);
+  }
+}
+
+/**
+ * @param {Write} write
+ * @param {string} etag
+ * @returns {RequestInit & { headers: Record<string, string> }}
+ */
+function writeInit(write, etag) {
+  if (write.method === "DELETE") return { method: "DELETE", headers: { "If-Match": etag } };
+  return {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
+    body: JSON.stringify(write.body),
+  };
+}
+
+/**
+ * Shows what the service made of a write.
+ * @param {number} id
+ * @param {Response} res
+ */
+async function answered(id, res) {
+  if (res.status === 200) return put(await res.json());
+  if (res.status === 204) return remove(id);
+  // Nothing was written: the row shows the task as the page last knew it, not the click.
+  unchanged(id);
+  if (res.status === 412) {
+    const current = await readTask(id);
+    if (current !== undefined) changedElsewhere(current.task);
+    return;
+  }
+  if (res.status === 410 || res.status === 404) return deletedElsewhere(id);
+  if (res.status === 401) return askForToken(await messageOf(res));
+  note(id, await messageOf(res));
+}
+
+/** @param {number} id */
+function unchanged(id) {
+  const shown = taskOf(id);
+  if (shown !== undefined) put(shown);
+}
+
+/**
+ * The task as the service now has it, with its ETag; undefined when it is gone or the read failed
+ * (which the page then says).
+ * @param {number} id
+ * @returns {Promise<{ task: Task, etag: string } | undefined>}
+ */
+async function readTask(id) {
+  const res = await send(`${tasksUrl}/${id}`);
+  const etag = res.headers.get("ETag");
+  if (res.status === 200 && etag !== null) return { task: await res.json(), etag };
+  unchanged(id);
+  if (res.status === 410 || res.status === 404) deletedElsewhere(id);
+  else if (res.status === 401) askForToken(await messageOf(res));
+  else note(id, `Could not read the task: ${await messageOf(res)}`);
+  return undefined;
+}
+
+/** @param {Task} task */
+function changedElsewhere(task) {
+  put(task);
+  const state = task.completed ? "done" : "not done";
+  note(task.id, `This task was changed elsewhere: it now reads “${task.title}”, ${state}. Nothing was changed`);
+}
+
+/** @param {number} id */
+function deletedElsewhere(id) {
+  remove(id);
+  say(listNotice, `Task ${id} was deleted elsewhere`);
+}
+
+/**
+ * @param {Task} a
+ * @param {Task} b
+ */
+function same(a, b) {
+  return a.title === b.title && a.completed === b.completed;
+}
