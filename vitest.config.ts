@@ -4,7 +4,7 @@ import { SlowFirstSequencer } from "./test/support/sequencer.ts";
 
 // Bounds for a test and a hook in every project: far above what a correct test needs on a busy
 // two-core machine, so a slower machine is never a failure; a hung test still ends.
-const TIME_BOUNDS = { testTimeout: 60_000, hookTimeout: 120_000 };
+const TIME_BOUNDS = { testTimeout: 180_000, hookTimeout: 240_000 };
 
 const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \//;
 

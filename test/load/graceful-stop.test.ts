@@ -68,7 +68,7 @@ for (const runtime of ["node", "bun", "deno"] as const) {
       expect(JSON.parse(answer?.body ?? "")).toMatchObject({ title: "Sent across a stop", completed: false });
       await idle.responsesUntilClosed();
       expect(await exited).toBe(0);
-    }, 30_000);
+    });
   });
 }
 

@@ -114,7 +114,7 @@ export function describeLive(runtime: Runtime): void {
     expect(subscriber.isClosed, "the quiet stream was closed before its keep-alive comment").toBe(false);
     expect(subscriber.ids()).toEqual([]);
     subscriber.socket.destroy();
-  }, 60_000);
+  });
 }
 
 /**
@@ -157,7 +157,7 @@ function describeStopping(runtime: Runtime): void {
       expect(stream.ids()).toEqual([1, 2]);
       // The last chunk of a chunked body: the stream was ended, not cut.
       expect(stream.received.endsWith("\r\n0\r\n\r\n")).toBe(true);
-    }, 30_000);
+    });
   });
 }
 
@@ -200,7 +200,7 @@ function describeStalled(runtime: Runtime): void {
       await reader?.cancel();
       const resumedIds = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
       expect([...got, ...resumedIds]).toEqual(await idsAfter(baseUrl, start));
-    }, 120_000);
+    });
 
     test("a WebSocket that stops reading is closed with 1013 once a MiB of new tasks waits for it, and its cursor brings back the rest", async () => {
       const { baseUrl } = server();
@@ -226,7 +226,7 @@ function describeStalled(runtime: Runtime): void {
       expect(await closed).toBe(1013);
       const got = messages.map((text) => (JSON.parse(text) as Task).id);
       expect(got).toEqual((await idsAfter(baseUrl, start)).filter((id) => id <= (got.at(-1) ?? start)));
-    }, 120_000);
+    });
   });
 }
 
@@ -267,6 +267,6 @@ function describeCrowd(runtime: Runtime): void {
       await sleep(runtime === "wrangler" ? 0 : 500);
       await crowdComesAndGoes();
       console.log(`${runtime}: resident memory ${before} KiB before two crowds, ${server().memoryKib()} KiB after`);
-    }, 120_000);
+    });
   });
 }

@@ -10,9 +10,9 @@ import { asOperator, logLinesWith, onPostgres } from "./servers.ts";
 
 /**
  * For a test that starts servers of its own: its wrangler dev starts wait for the file's other
- * starts, which run one at a time, so on a busy machine it takes longer than the project's 60 s.
+ * starts, which run one at a time, so on a busy machine it takes longer than the project's 180 s.
  */
-const STARTING = { timeout: 120_000 };
+const STARTING = { timeout: 240_000 };
 
 /**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's

@@ -77,4 +77,4 @@ test("a document with a path parameter, aliases and tokens passes Redocly's spec
     config: await createConfig({ extends: ["spec"] }),
   });
   expect(problems.filter((problem) => problem.severity === "error").map((problem) => problem.message)).toEqual([]);
-}, 120_000);
+});
