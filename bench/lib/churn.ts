@@ -75,11 +75,12 @@ export async function runChurnTrial(
       return wrk;
     };
     await churn(BASELINE_PAIRS);
-    const rssBaselineKib = await settledMemoryKib(server.memoryKib, SETTLE_MS);
+    // The collection first (on Node), so that the RSS is read after it.
     const heapBaselineKib = await heapAfterCollection(server.output());
+    const rssBaselineKib = await settledMemoryKib(server.memoryKib, SETTLE_MS);
     const rest = await churn(pairs - BASELINE_PAIRS);
-    const rssAfterKib = await settledMemoryKib(server.memoryKib, SETTLE_MS);
     const heapAfterKib = await heapAfterCollection(server.output());
+    const rssAfterKib = await settledMemoryKib(server.memoryKib, SETTLE_MS);
     const pairsPerSecond = rest.requests / 2 / (rest.durationUs / 1e6);
     return {
       runtime,
