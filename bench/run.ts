@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPostgres, type ThrowawayPostgres } from "../test/support/postgres-server.ts";
 import { drawChart } from "./lib/chart.ts";
+import { type ChurnReading, type ChurnRuntime, checkChurnTargets, runChurnTrial } from "./lib/churn.ts";
 import { cpuLayout, pinSelf, tasksetList } from "./lib/cpus.ts";
 import { describeMachine, loadNow } from "./lib/machine.ts";
 import { toMarkdown } from "./lib/markdown.ts";
@@ -109,6 +110,27 @@ try {
     }
   }
 
+  // Create and delete, on each runtime whose service the run measures (but workerd, which the tests'
+  // launcher runs through wrangler dev): what a long life of changes leaves in memory.
+  const churnReadings: ChurnReading[] = [];
+  const churnRuntimes = (["node", "bun", "deno"] as const).filter((r: ChurnRuntime) =>
+    options.subjects.some((s) => s === r),
+  );
+  for (let repeat = 1; repeat <= options.repeats && options.pairs > 0; repeat++) {
+    for (const runtime of churnRuntimes) {
+      console.log(`[${elapsed()}] create-and-delete trial ${repeat}/${options.repeats}: ${runtime}`);
+      try {
+        churnReadings.push(await runChurnTrial(runtime, options.pairs, repeat, load));
+      } catch (error) {
+        failures.push(
+          `create and delete on ${runtime}, trial ${repeat}: ${error instanceof Error ? error.message : error}`,
+        );
+      }
+      for (const failure of failures.slice(failed)) console.error(`  failed: ${failure}`);
+      failed = failures.length;
+    }
+  }
+
   // The live scenario, after the others: its crowds of subscribers would leave the machine's
   // network stack busy for the runs that followed them.
   const liveReadings: LiveReading[] = [];
@@ -148,7 +170,12 @@ try {
     rows,
     memory: memoryRows,
     live: liveRows,
-    targets: [...checkTargets(rows, memoryRows, options.env), ...checkLiveTargets(liveRows)],
+    churn: churnReadings,
+    targets: [
+      ...checkTargets(rows, memoryRows, options.env),
+      ...checkLiveTargets(liveRows),
+      ...checkChurnTargets(churnReadings),
+    ],
     failures,
   };
   mkdirSync(outDir, { recursive: true });

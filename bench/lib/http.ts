@@ -90,3 +90,24 @@ export async function postMany(url: string, body: string, count: number, connect
     );
   }
 }
+
+/**
+ * Renames `count` tasks of a list of ids 1 to `tasks` (none deleted), spread evenly over it, over
+ * a few kept-alive connections, and checks that every answer is 200.
+ */
+export async function editMany(url: string, tasks: number, count: number, connections = 8): Promise<void> {
+  let next = 0;
+  const edit = async () => {
+    for (let n = next++; n < count; n = next++) {
+      const id = 1 + Math.floor((n * tasks) / count);
+      const response = await fetch(`${url}/${id}`, {
+        method: "PATCH",
+        headers: { "Content-Type": "application/merge-patch+json" },
+        body: JSON.stringify({ title: `Edited by the bench, ${n}` }),
+      });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`PATCH ${url}/${id} answered ${response.status}, not 200`);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, edit));
+}

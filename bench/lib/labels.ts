@@ -5,8 +5,11 @@ import { RUNTIMES, type Runtime, type ServerKind } from "./servers.ts";
 export const SCENARIO_LABELS: Record<Scenario, string> = {
   get: "GET",
   "conditional-get": "GET If-None-Match (304)",
+  "get-edited": "GET after 1,000 edits",
+  "conditional-get-edited": "GET If-None-Match (304) after 1,000 edits",
   "read-after-change": "POST, then GET (read after change)",
   "read-after-change-304": "POST, then GET If-None-Match: * (304 after change)",
+  patch: "PATCH",
   post: "POST",
   "post-key": "POST with Idempotency-Key",
 };
@@ -34,8 +37,11 @@ const SERVER_ORDER: readonly ServerKind[] = [
 const SCENARIO_ORDER: readonly Scenario[] = [
   "get",
   "conditional-get",
+  "get-edited",
+  "conditional-get-edited",
   "read-after-change",
   "read-after-change-304",
+  "patch",
   "post",
   "post-key",
 ];

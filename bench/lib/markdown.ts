@@ -1,5 +1,6 @@
 import { liveSection } from "../live/markdown.ts";
 import type { LiveRow } from "../live/summary.ts";
+import { type ChurnReading, churnSection } from "./churn.ts";
 import { compareRows, SCENARIO_LABELS, SERVER_LABELS } from "./labels.ts";
 import type { MachineInfo } from "./machine.ts";
 import { READ_AFTER_CHANGE_PAIRS, type Scenario } from "./measurements.ts";
@@ -18,6 +19,8 @@ export interface BenchReport {
   readonly memory: readonly MemoryRow[];
   /** The live scenario's medians. */
   readonly live: readonly LiveRow[];
+  /** The create-and-delete scenario's trials. */
+  readonly churn: readonly ChurnReading[];
   readonly targets: readonly TargetCheck[];
   /** Runs and trials left out, each with its reason. */
   readonly failures: readonly string[];
@@ -71,6 +74,10 @@ const TARGET_NOTES: Record<TargetCheck["issue"], string> = {
     "Durable Object: the Worker's server CPU per pair (a POST, then a GET answered 304) with its list in a Durable Object, " +
     'minus the same with the list in memory, at the same size: see "Read after a change" below.',
   [ISSUES.live]: '\n\nSee "Live changes" below for how the latencies and the memory per subscriber are measured.',
+  [ISSUES.changes]:
+    "\n\nPATCH: each request renames a task picked at random in the list, right before the POST run on the same server. " +
+    "After 1,000 edits: the list's GET and 304 (with its new ETag) again, once the harness has renamed 1,000 tasks spread over it. " +
+    'See "Live changes" for the PATCHes\' events and "Create and delete" for the memory.',
 };
 
 /** One table of targets per issue. */
@@ -300,7 +307,7 @@ ${throughputTable(report.rows)}
 × ceiling: over the same runtime's ceiling GET at the same size for a GET, at 2 tasks for a conditional GET or a POST.
 × plain Hono: over the plain Hono peer on the same runtime (Fastify: on Node), same scenario and size; for a conditional GET, over the peer's GET, as it has no ETag.
 † wrk's core was saturated while the server's was not: this figure is a floor set by the load generator.
-${readAfterChangeSection(report.rows, report.options.seconds)}${keyCostSection(report.rows)}${liveSection(report.live)}
+${readAfterChangeSection(report.rows, report.options.seconds)}${keyCostSection(report.rows)}${liveSection(report.live)}${churnSection(report.churn)}
 ## Memory
 
 ${memoryTable(report.memory)}

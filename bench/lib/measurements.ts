@@ -4,15 +4,19 @@ import type { Runtime, ServerKind } from "./servers.ts";
 export const INITIAL_TASKS = 2;
 
 /**
- * What a run measures: the whole list, the list when the client has it already (304), a create
- * followed on the same connection by a read of the list (a read after a change), the same with the
- * read answered 304 (`If-None-Match: *`), a create, a create with a fresh Idempotency-Key.
+ * What a run measures: the whole list, the list when the client has it already (304), both again
+ * after {@link EDITS} edits spread over the list, a create followed on the same connection by a read
+ * of the list (a read after a change), the same with the read answered 304 (`If-None-Match: *`), an
+ * edit of a task (PATCH), a create, a create with a fresh Idempotency-Key.
  */
 export const SCENARIOS = [
   "get",
   "conditional-get",
+  "get-edited",
+  "conditional-get-edited",
   "read-after-change",
   "read-after-change-304",
+  "patch",
   "post",
   "post-key",
 ] as const;
@@ -31,6 +35,12 @@ export const READ_AFTER_CHANGE_PAIRS = 1000;
 
 /** The scenarios of the service on every runtime. */
 const SERVICE_SCENARIOS: readonly Scenario[] = ["get", "conditional-get", "post"];
+
+/**
+ * Edits made to the list between the reads before and after them, each to a different task: the
+ * reads after edits run only on lists of at least this many tasks.
+ */
+export const EDITS = 1_000;
 
 /**
  * The servers a bench run starts, grouped by runtime so that the servers compared with each other
@@ -97,11 +107,12 @@ export function serverOf(subject: Subject): SubjectServer {
 
 /**
  * The scenarios each server is measured in. The plain Hono peer has no ETag, so no conditional GET.
+ * The service with its list in memory is also measured editing tasks, and reading the list after edits.
  * The service with LOG_LEVEL=off runs the service's conditional GET, GET and POST, in the same
  * order, so that each comes after as much warm-up as the service's.
  */
 const SCENARIOS_OF: Record<SubjectServer, readonly Scenario[]> = {
-  app: SERVICE_SCENARIOS,
+  app: [...SERVICE_SCENARIOS, "get-edited", "conditional-get-edited", "patch"],
   "app-logoff": ["conditional-get", "get", "post"],
   "app-postgres": SERVICE_SCENARIOS,
   "app-durable": SERVICE_SCENARIOS,

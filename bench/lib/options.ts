@@ -10,6 +10,8 @@ export interface BenchOptions {
   /** The servers of the live scenario (subscribers on /tasks/events), and how many subscribers each trial opens. */
   readonly liveSubjects: readonly LiveSubject[];
   readonly subscribers: readonly number[];
+  /** Create-and-delete pairs of the memory scenario, on each of Node, Bun and Deno the run measures; 0 skips it. */
+  readonly pairs: number;
   readonly repeats: number;
   readonly seconds: number;
   readonly warmSeconds: number;
@@ -27,12 +29,14 @@ const QUICK_SIZES = [2, 1_000];
 /** Usage text for --help and for a bad option. */
 export const USAGE = `Usage: npm run bench -- [options]
   --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), live with 1,000 subscribers,
-                       in about four minutes
+                       100,000 create-and-delete pairs, in about six minutes
   --only=node,fastify  measure only these (${SUBJECTS.join(", ")});
                        "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres;
                        the live scenario's servers (${LIVE_SUBJECTS.join(", ")}): "live" stands for all of them
   --sizes=2,1000       list sizes to measure (each at least 2)
   --subscribers=1000   subscribers of the live scenario (default 1000,10000; --quick: 1000)
+  --pairs=N            create-and-delete pairs of the memory scenario on each runtime measured (default 1000000;
+                       --quick: 100000; 0 skips it; otherwise more than 20000, the pairs before its baseline)
   --repeats=N          trials per server and size; the tables show medians (default 3)
   --seconds=S          length of each measured wrk run (default 3)
   --connections=N      wrk connections (default 50)
@@ -63,6 +67,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
       only: { type: "string" },
       sizes: { type: "string" },
       subscribers: { type: "string" },
+      pairs: { type: "string" },
       repeats: { type: "string" },
       seconds: { type: "string" },
       connections: { type: "string" },
@@ -97,6 +102,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
         ? QUICK_SUBSCRIBERS
         : FULL_SUBSCRIBERS
       : numbers(values.subscribers, "subscribers", 1);
+  const pairs =
+    values.pairs === undefined ? (quick ? 100_000 : 1_000_000) : (numbers(values.pairs, "pairs", 0)[0] ?? 0);
+  if (pairs > 0 && pairs <= 20_000) throw new Error(`--pairs must be 0 or more than 20000, got ${pairs}\n${USAGE}`);
   const repeats = values.repeats === undefined ? (quick ? 1 : 3) : (numbers(values.repeats, "repeats", 1)[0] ?? 3);
   const seconds = values.seconds === undefined ? (quick ? 1 : 3) : (numbers(values.seconds, "seconds", 1)[0] ?? 3);
   const connections = values.connections === undefined ? 50 : (numbers(values.connections, "connections", 1)[0] ?? 50);
@@ -114,6 +122,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     sizes,
     liveSubjects,
     subscribers,
+    pairs,
     repeats,
     seconds,
     warmSeconds: 1,

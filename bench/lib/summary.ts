@@ -17,7 +17,7 @@ export interface Row {
   readonly requestsPerSecond: number;
   /**
    * Median requests per second over the median of the same runtime's ceiling GET: at the same size
-   * for a GET; at 2 tasks for a conditional GET or a POST, whose answers are small at any size.
+   * for a GET (after edits too); at 2 tasks for a conditional GET, a PATCH or a POST, whose answers are small at any size.
    */
   readonly ceilingRatio: number | undefined;
   /**
@@ -95,7 +95,7 @@ export function summarize(measurements: readonly Measurement[]): Row[] {
     };
   });
   return rows.map((row) => {
-    const tasks = row.scenario === "get" ? row.tasks : INITIAL_TASKS;
+    const tasks = row.scenario === "get" || row.scenario === "get-edited" ? row.tasks : INITIAL_TASKS;
     const ceiling = rows.find(
       (r) => r.server === "ceiling" && r.scenario === "get" && r.runtime === row.runtime && r.tasks === tasks,
     );

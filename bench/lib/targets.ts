@@ -7,6 +7,7 @@ export const ISSUES = {
   list: "issue 5",
   small: "“Small requests at the framework's own speed, on every runtime”",
   live: "issue 19 (live changes)",
+  changes: "issue 27 (tasks that change)",
 } as const;
 
 /** One of an issue's targets checked for one runtime (and size or scenario). */
@@ -152,6 +153,30 @@ export function checkTargets(
       (v) => v >= 1,
       (v) => `${fmt(v)} × Fastify`,
     );
+  }
+
+  // Tasks that change: an edit costs what a create costs, whatever the list's length, and the list
+  // reads as fast after edits as before them.
+  issue = ISSUES.changes;
+  for (const runtime of RUNTIMES) {
+    for (const tasks of [SMALL, LARGE]) {
+      const n = tasks.toLocaleString("en");
+      const [patch, post] = [find(runtime, "app", "patch", tasks), find(runtime, "app", "post", tasks)];
+      add(`PATCH at ${n} tasks ≥ 0.9 × POST at ${n}`, runtime, ratio(patch, post), (v) => v >= SAME);
+    }
+    for (const [scenario, name] of [
+      ["get", "GET"],
+      ["conditional-get", "Conditional GET (304)"],
+    ] as const) {
+      const edited = find(runtime, "app", `${scenario}-edited`, LARGE);
+      const before = find(runtime, "app", scenario, LARGE);
+      add(
+        `${name} at 100,000 tasks after 1,000 edits ≥ 0.9 × before`,
+        runtime,
+        ratio(edited, before),
+        (v) => v >= SAME,
+      );
+    }
   }
   return checks;
 }

@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { SERVER_PLATFORM, WORKERS_PLATFORM } from "../../src/config.ts";
 import type { ThrowawayPostgres } from "../../test/support/postgres-server.ts";
 import { type CpuLayout, tasksetList } from "./cpus.ts";
-import { freePort, getList, postMany, waitUntilReady } from "./http.ts";
+import { editMany, freePort, getList, postMany, waitUntilReady } from "./http.ts";
 import {
+  EDITS,
   INITIAL_TASKS,
   type Measurement,
   type MemoryReading,
@@ -67,6 +68,19 @@ export interface TrialResult {
   readonly failures: string[];
 }
 
+/** The wrk script of each scenario: the reads after edits are the reads. */
+const SCRIPTS: Record<Scenario, WrkScript> = {
+  get: "get",
+  "conditional-get": "conditional-get",
+  "get-edited": "get",
+  "conditional-get-edited": "conditional-get",
+  "read-after-change": "read-after-change",
+  "read-after-change-304": "read-after-change-304",
+  patch: "patch",
+  post: "post",
+  "post-key": "post-key",
+};
+
 /** Lists over this many bytes are loaded with fewer connections: see {@link connectionsFor}. */
 const LARGE_LIST_BYTES = 1024 * 1024;
 
@@ -112,7 +126,7 @@ export async function runTrial(
     const before = await getList(app.url, INITIAL_TASKS, withEtag);
     await postMany(app.url, NEW_TASK_BODY, tasks - INITIAL_TASKS);
     const rssAfterKib = rssKib(app.process.pid);
-    const list = await getList(app.url, tasks, withEtag);
+    let list = await getList(app.url, tasks, withEtag);
     const memory: MemoryReading | undefined =
       tasks > INITIAL_TASKS
         ? {
@@ -181,6 +195,14 @@ export async function runTrial(
     }
     if (tasks > INITIAL_TASKS) await warm(app, listConnections, load);
     await measure(app, kind, "get", {});
+    // The same two reads after edits spread over the list, each to a different task.
+    if (scenarios.includes("get-edited") && tasks >= EDITS) {
+      await editMany(app.url, tasks, EDITS);
+      list = await getList(app.url, tasks);
+      await measure(app, kind, "conditional-get-edited", { BENCH_ETAG: list.etag ?? "" });
+      await warm(app, listConnections, load);
+      await measure(app, kind, "get-edited", {});
+    }
     // Before the POST run, which adds tens of thousands of tasks at 2 tasks: each of these adds
     // about READ_AFTER_CHANGE_PAIRS, and a POST's cost is meant not to depend on the list's length.
     for (const scenario of READ_AFTER_CHANGE.filter((s) => scenarios.includes(s))) {
@@ -189,6 +211,8 @@ export async function runTrial(
         BENCH_PAIRS: String(Math.ceil(READ_AFTER_CHANGE_PAIRS / load.threads)),
       });
     }
+    // Before the POSTs, so that it edits a list of the trial's size.
+    if (scenarios.includes("patch")) await measure(app, kind, "patch", { BENCH_TASKS: String(tasks) });
     if (scenarios.includes("post")) await measure(app, kind, "post", { BENCH_BODY: NEW_TASK_BODY });
     if (scenarios.includes("post-key")) await measure(app, kind, "post-key", { BENCH_BODY: NEW_TASK_BODY });
     return { measurements, memory, failures };
@@ -260,7 +284,7 @@ function warm(server: Server, connections: number, load: LoadSettings): Promise<
 
 async function measureRun(
   server: Server,
-  scenario: WrkScript,
+  scenario: Scenario,
   env: Record<string, string>,
   connections: number,
   load: LoadSettings,
@@ -271,7 +295,7 @@ async function measureRun(
   const wrk = await runWrk(
     {
       url: server.url,
-      script: scenario,
+      script: SCRIPTS[scenario],
       seconds: load.seconds,
       threads: load.threads,
       connections,
@@ -319,10 +343,10 @@ function checkKeyedPosts(m: Measurement, added: number, seconds: number): string
 /** Why a run does not measure what it claims (no answers, short GETs, 304s with a body), or undefined when it does. */
 function checkAnswers(m: Measurement, listBytes: number, seconds: number): string | undefined {
   if (m.requestsPerSecond * seconds < 1) return `no ${m.scenario} completed in ${seconds} s`;
-  if (m.scenario === "get" && m.bytesPerResponse < listBytes) {
+  if ((m.scenario === "get" || m.scenario === "get-edited") && m.bytesPerResponse < listBytes) {
     return `GET answered ${Math.round(m.bytesPerResponse)} bytes, less than the list's ${listBytes}`;
   }
-  if (m.scenario === "conditional-get" && m.bytesPerResponse > 1024) {
+  if ((m.scenario === "conditional-get" || m.scenario === "conditional-get-edited") && m.bytesPerResponse > 1024) {
     return "the conditional GET was answered with a body: the ETag did not match";
   }
   // Half the answers are GETs, each carrying at least the list the run started with; wrk may count

@@ -5,12 +5,20 @@ import { start } from "./processes.ts";
 const SCRIPTS = fileURLToPath(new URL("../wrk/", import.meta.url));
 
 /** The wrk scripts, one per scenario. */
-export type WrkScript = "get" | "conditional-get" | "read-after-change" | "read-after-change-304" | "post" | "post-key";
+export type WrkScript =
+  | "get"
+  | "conditional-get"
+  | "read-after-change"
+  | "read-after-change-304"
+  | "patch"
+  | "post"
+  | "post-key"
+  | "create-delete";
 
 /** What one wrk run reports, read from the JSON line bench/wrk/report.lua prints. */
 export interface WrkResult {
   readonly requests: number;
-  /** How long wrk sent requests: its --duration, or less for a script that ends the run on a count (read-after-change*.lua). */
+  /** How long wrk sent requests: its --duration, or less for a script that ends the run on a count (read-after-change*.lua, create-delete.lua). */
   readonly durationUs: number;
   readonly bytes: number;
   readonly errors: {
@@ -31,7 +39,7 @@ export interface WrkLoad {
   readonly seconds: number;
   readonly threads: number;
   readonly connections: number;
-  /** Passed to the Lua scripts: BENCH_ETAG, BENCH_BODY, BENCH_PAIRS. */
+  /** Passed to the Lua scripts: BENCH_ETAG, BENCH_BODY, BENCH_PAIRS, BENCH_TASKS. */
   readonly env?: Readonly<Record<string, string>>;
 }
 

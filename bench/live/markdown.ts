@@ -27,6 +27,8 @@ export function liveSection(rows: readonly LiveRow[]): string {
       "p99 ms",
       "max ms",
       "p99 × plain Hono",
+      "PATCH p50 ms",
+      "PATCH p99 ms",
       "POST ms",
       "server CPU µs/event",
       "client CPU µs/event",
@@ -44,6 +46,8 @@ export function liveSection(rows: readonly LiveRow[]): string {
         dec(r.p99Ms, 1),
         dec(r.maxMs, 1),
         peer === undefined ? "–" : dec(r.p99Ms / peer.p99Ms, 2),
+        dec(r.editP50Ms, 1),
+        dec(r.editP99Ms, 1),
         dec(r.postMs, 1),
         dec(r.serverMicrosPerEvent, 1),
         dec(r.clientMicrosPerEvent, 1),
@@ -85,7 +89,8 @@ ${latency}
 Each trial starts a fresh server, opens the subscribers on \`/tasks/events\` (raw sockets held by client processes
 on the load generator's CPUs), lets them settle, then POSTs tasks one at a time: the next once every subscriber has
 the last one's event, 20 ms later. A latency runs from the POST's answer reaching the client to the task's event
-reaching a subscriber, on one clock; one per subscriber and POST. p50 and p99 are medians of the trials' own, max the
+reaching a subscriber, on one clock; one per subscriber and POST. On the service, as many PATCHes follow, one per task the
+POSTs created, spaced the same way: PATCH p50 and p99 are the same from a PATCH's answer to its \`update\` event. p50 and p99 are medians of the trials' own, max the
 largest of all; a latency below 0 is an event that came before its POST's answer. With thousands of subscribers the
 p99 is how long the last of them waited on the slower POSTs: the time the server takes to write to all of them.
 POST ms: the median time from a POST's request to its answer, which waits for whatever the server does before it

@@ -1,9 +1,9 @@
-// POSTs one task at a time over a kept-alive raw socket, noting when each answer has fully arrived
-// on the same clock as the subscriber clients: an HTTP library's own work would come after it.
+// POSTs (or PATCHes) one task at a time over a kept-alive raw socket, noting when each answer has
+// fully arrived on the same clock as the subscriber clients: an HTTP library's own work would come after it.
 import { connect, type Socket } from "node:net";
 import { now } from "./protocol.ts";
 
-/** A POST's answer: the task's id, when the request was sent and when the answer's last byte came. */
+/** A POST's or PATCH's answer: the task's id, when the request was sent and when the answer's last byte came. */
 export interface PostAnswer {
   readonly id: number;
   readonly sentAt: number;
@@ -13,6 +13,7 @@ export interface PostAnswer {
 /** One kept-alive connection that POSTs tasks to a server's /tasks, one at a time. */
 export class PostClient {
   readonly #socket: Socket;
+  readonly #port: number;
   readonly #request: string;
   #received = Buffer.alloc(0);
   #waiting: ((at: number) => void) | undefined;
@@ -20,6 +21,7 @@ export class PostClient {
 
   private constructor(socket: Socket, port: number, body: string) {
     this.#socket = socket;
+    this.#port = port;
     this.#request =
       `POST /tasks HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -48,16 +50,28 @@ export class PostClient {
   }
 
   /** POSTs the task and resolves with its answer, which must be a 200 with a Content-Length. */
-  async post(): Promise<PostAnswer> {
+  post(): Promise<PostAnswer> {
+    return this.#send(this.#request);
+  }
+
+  /** Edits task `id` with the merge patch `body`, and resolves with its answer, as {@link post} does. */
+  patch(id: number, body: string): Promise<PostAnswer> {
+    return this.#send(
+      `PATCH /tasks/${id} HTTP/1.1\r\nHost: 127.0.0.1:${this.#port}\r\nContent-Type: application/merge-patch+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+
+  async #send(request: string): Promise<PostAnswer> {
     const sentAt = now();
-    this.#socket.write(this.#request);
+    this.#socket.write(request);
     for (;;) {
       const at = await new Promise<number>((wake) => {
         this.#waiting = wake;
       });
       const answer = this.#answer(at);
       if (answer !== undefined) return { ...answer, sentAt };
-      if (this.#closed) throw new Error("The server closed the connection of the POSTs");
+      if (this.#closed) throw new Error("The server closed the connection of the POSTs and PATCHes");
     }
   }
 
@@ -76,7 +90,8 @@ export class PostClient {
     if (this.#received.byteLength < end) return undefined;
     const body = this.#received.subarray(head + 4, end).toString("utf8");
     this.#received = this.#received.subarray(end);
-    if (!text.startsWith("HTTP/1.1 200")) throw new Error(`A POST was answered ${text.split("\r\n")[0]}: ${body}`);
+    if (!text.startsWith("HTTP/1.1 200"))
+      throw new Error(`A POST or PATCH was answered ${text.split("\r\n")[0]}: ${body}`);
     this.#waiting = undefined;
     return { id: (JSON.parse(body) as { id: number }).id, answeredAt: at };
   }

@@ -7,7 +7,10 @@ export function now(): number {
 
 /** What the harness asks of a client process. */
 export type ClientOrder =
-  /** Open `count` streams of `path`; events of tasks `firstId` to `firstId + posts - 1` are measured. */
+  /**
+   * Open `count` streams of `path`; events of changes `firstId` to `firstId + posts - 1` are measured
+   * (in a fresh list, a created task's change number is its id; edits take the next numbers).
+   */
   | {
       readonly type: "open";
       readonly port: number;
@@ -16,7 +19,10 @@ export type ClientOrder =
       readonly firstId: number;
       readonly posts: number;
     }
-  /** The times (ms, {@link now}) at which each POST's answer reached the harness, by task: latencies follow. */
+  /**
+   * The times (ms, {@link now}) at which each POST's or PATCH's answer reached the harness, by change
+   * (NaN for changes to leave out): latencies of the others follow.
+   */
   | { readonly type: "answers"; readonly times: readonly number[] }
   /** Close every stream and exit. */
   | { readonly type: "close" };

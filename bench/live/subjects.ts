@@ -87,6 +87,12 @@ export interface LiveReading {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
+  /**
+   * The same from a PATCH's answer to its `update` event, over every event of the PATCHes that follow
+   * the POSTs, one per task they created; undefined on the plain peer, which has no PATCH.
+   */
+  readonly editP50Ms: number | undefined;
+  readonly editP99Ms: number | undefined;
   /** How long opening every stream took. */
   readonly openSeconds: number;
   /** The median time a POST took, from its request to its answer: the server may write events first. */

@@ -23,7 +23,7 @@ export function summarizeLive(readings: readonly LiveReading[]): LiveRow[] {
     const first = trials[0] as LiveReading;
     const med = (pick: (r: LiveReading) => number) => median(trials.map(pick));
     const sum = (pick: (r: LiveReading) => number) => trials.reduce((n, r) => n + pick(r), 0);
-    const memory = (pick: (r: LiveReading) => number | undefined) => {
+    const optional = (pick: (r: LiveReading) => number | undefined) => {
       const values = trials.flatMap((r) => pick(r) ?? []);
       return values.length === 0 ? undefined : median(values);
     };
@@ -41,15 +41,17 @@ export function summarizeLive(readings: readonly LiveReading[]): LiveRow[] {
       p50Ms: med((r) => r.p50Ms),
       p99Ms: med((r) => r.p99Ms),
       maxMs: Math.max(...trials.map((r) => r.maxMs)),
+      editP50Ms: optional((r) => r.editP50Ms),
+      editP99Ms: optional((r) => r.editP99Ms),
       openSeconds: med((r) => r.openSeconds),
       postMs: med((r) => r.postMs),
       serverMicrosPerEvent: med((r) => r.serverMicrosPerEvent),
       clientMicrosPerEvent: med((r) => r.clientMicrosPerEvent),
-      rssBeforeKib: memory((r) => r.rssBeforeKib),
-      rssOpenKib: memory((r) => r.rssOpenKib),
-      rssPostedKib: memory((r) => r.rssPostedKib),
-      rssLeftKib: memory((r) => r.rssLeftKib),
-      kibPerSubscriber: memory((r) =>
+      rssBeforeKib: optional((r) => r.rssBeforeKib),
+      rssOpenKib: optional((r) => r.rssOpenKib),
+      rssPostedKib: optional((r) => r.rssPostedKib),
+      rssLeftKib: optional((r) => r.rssLeftKib),
+      kibPerSubscriber: optional((r) =>
         r.rssOpenKib === undefined || r.rssBeforeKib === undefined
           ? undefined
           : (r.rssOpenKib - r.rssBeforeKib) / r.subscribers,

@@ -61,6 +61,18 @@ export function checkLiveTargets(rows: readonly LiveRow[]): TargetCheck[] {
     memory === undefined ? undefined : `${memory.toFixed(1)} KiB`,
     memory === undefined ? undefined : memory <= NODE_KIB_PER_SUBSCRIBER,
   );
+  // Issue 27: an edit reaches the subscribers as soon as a creation does.
+  for (const runtime of RUNTIMES) {
+    const [subscribers, limit] = P99_TARGETS[0] ?? [1_000, 50];
+    const row = find(runtime, "app", subscribers);
+    checks.push({
+      issue: ISSUES.changes,
+      target: `Live: p99 from a PATCH's answer to its update ≤ ${limit} ms with ${subscribers.toLocaleString("en")} subscribers, as a POST's`,
+      subject: runtime,
+      value: row?.editP99Ms === undefined ? "not measured" : `${ms(row.editP99Ms)} (POST: ${latency(row)})`,
+      met: row?.editP99Ms === undefined ? undefined : deliveredAll(row) && row.editP99Ms <= limit,
+    });
+  }
   for (const row of rows.filter((r) => r.server === "app")) {
     const peer = peerOf(rows, row);
     add(

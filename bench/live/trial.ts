@@ -1,6 +1,6 @@
 // One trial of the live scenario: a fresh server, a crowd of idle SSE subscribers, then POSTs one
-// at a time, each timed from its answer to its event at every subscriber; resident memory before,
-// with and after the crowd.
+// at a time, then (on the service) as many PATCHes of the tasks they created, each timed from its
+// answer to its event at every subscriber; resident memory before, with and after the crowd.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -27,6 +27,8 @@ export interface LiveSettings {
   readonly database: ThrowawayPostgres | undefined;
 }
 
+/** What each PATCH of the trial sets: the POSTed tasks are not completed, so each PATCH changes its task. */
+const EDIT_BODY = '{"completed":true}';
 /** Subscriber places the service gets beyond the crowd's. */
 const SPARE_PLACES = 100;
 /** A fresh server waits this long before its memory is read, so that its start-up work is done. */
@@ -60,6 +62,8 @@ export async function runLiveTrial(
   const runtime = liveRuntimeOf(subject);
   const server = liveServerOf(subject);
   const posts = postsFor(subscribers, settings.quick);
+  // The plain peer has no PATCH.
+  const edits = server === "hono-live" ? 0 : posts;
   const servers: Server[] = [];
   let crowd: Crowd | undefined;
   let poster: PostClient | undefined;
@@ -93,7 +97,7 @@ export async function runLiveTrial(
       path: `/tasks/events?after=${firstId - 1}`,
       count: subscribers,
       firstId,
-      posts,
+      posts: posts + edits,
       processes: settings.layout.load.length,
     });
     const openSeconds = (Date.now() - opening) / 1000;
@@ -115,13 +119,24 @@ export async function runLiveTrial(
       await crowd.delivered(index, DELIVERY_TIMEOUT_MS);
       await sleep(SPACING_MS);
     }
+    for (let index = 0; index < edits; index++) {
+      const answer = await poster.patch(firstId + index, EDIT_BODY);
+      if (answer.id !== firstId + index)
+        throw new Error(`PATCH ${index + 1} edited task ${answer.id}, not ${firstId + index}`);
+      answeredAt.push(answer.answeredAt);
+      await crowd.delivered(posts + index, DELIVERY_TIMEOUT_MS);
+      await sleep(SPACING_MS);
+    }
     const serverTicks = cpuTicks(pid) - serverBefore;
     const clientTicks = crowd.pids.reduce((sum, p) => sum + cpuTicks(p), 0) - clientsBefore;
     poster.close();
     poster = undefined;
     const rssPostedKib = memory ? rssKib(pid) : undefined;
 
-    const result = await crowd.latencies(answeredAt);
+    const only = (from: number, to: number) => answeredAt.map((at, i) => (i >= from && i < to ? at : Number.NaN));
+    const result = await crowd.latencies(only(0, posts));
+    const editResult = edits === 0 ? undefined : await crowd.latencies(only(posts, posts + edits));
+    const edited = editResult?.latencies.sort();
     await crowd.close();
     crowd = undefined;
     await sleep(SETTLE_LEFT_MS);
@@ -138,7 +153,7 @@ export async function runLiveTrial(
       repeat,
       posts,
       events,
-      missed: result.missed,
+      missed: result.missed + (editResult?.missed ?? 0),
       unexpected: result.unexpected,
       ended: result.ended,
       p50Ms: percentile(sorted, 0.5),
@@ -146,6 +161,8 @@ export async function runLiveTrial(
       maxMs: sorted[events - 1] ?? Number.NaN,
       openSeconds,
       postMs: median(postMs),
+      editP50Ms: edited === undefined ? undefined : percentile(edited, 0.5),
+      editP99Ms: edited === undefined ? undefined : percentile(edited, 0.99),
       serverMicrosPerEvent: micros(serverTicks),
       clientMicrosPerEvent: micros(clientTicks),
       rssBeforeKib,
