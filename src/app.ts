@@ -8,13 +8,13 @@ import type { AppConfig } from "./config.ts";
 import { accessGuards } from "./http/access.ts";
 import type { Sha256 } from "./http/idempotency.ts";
 import {
+  type AppEnv,
+  type AppHandler,
   answer,
   answerError,
-  type DutyEnv,
-  type DutyHandler,
-  type DutyOptions,
   jsonAnswer,
-  requestDuties,
+  type RuntimeOptions,
+  requestWrapper,
 } from "./http/request-duties.ts";
 import { type LogSink, requestLogger } from "./http/request-log.ts";
 import { NOT_FOUND } from "./messages.ts";
@@ -36,8 +36,8 @@ export interface AppOptions {
    * a string as it is. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
-  /** The request's headers as the runtime parsed them, when it keeps them so: see {@link DutyOptions}. */
-  readonly parsedHeaders?: DutyOptions["parsedHeaders"];
+  /** The request's headers as the runtime parsed them, when it keeps them so: see {@link RuntimeOptions}. */
+  readonly parsedHeaders?: RuntimeOptions["parsedHeaders"];
   /** A synchronous SHA-256 for Idempotency-Keys, where the runtime has one; else Web Crypto's. */
   readonly sha256?: Sha256;
   /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
@@ -55,7 +55,7 @@ export interface AppOptions {
 }
 
 /** The task list app, as {@link createApp} builds it. */
-export type TaskApp = Hono<DutyEnv>;
+export type TaskApp = Hono<AppEnv>;
 
 /** Builds the task list app. */
 export function createApp({
@@ -71,10 +71,10 @@ export function createApp({
 }: AppOptions): TaskApp {
   // The routes sit under the base path; the 404 and error handlers answer every other request too,
   // with request ids, logs and headers.
-  const root = new Hono<DutyEnv>();
+  const root = new Hono<AppEnv>();
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
-  const duties = requestDuties(log, { textBodies, parsedHeaders });
+  const wrapper = requestWrapper(log, { textBodies, parsedHeaders });
   const guards = accessGuards(config.readTokens, config.writeTokens);
 
   /**
@@ -84,12 +84,12 @@ export function createApp({
   const route = (
     method: string,
     paths: string[],
-    middleware: (MiddlewareHandler<DutyEnv> | undefined)[],
-    handler: DutyHandler,
+    middleware: (MiddlewareHandler<AppEnv> | undefined)[],
+    handler: AppHandler,
   ): void => {
     const chain = middleware.filter((step) => step !== undefined);
-    if (chain.length === 0) root.on(method, paths, duties.wrap(handler));
-    else root.on(method, paths, duties.middleware, ...chain, handler);
+    if (chain.length === 0) root.on(method, paths, wrapper.wrap(handler));
+    else root.on(method, paths, wrapper.middleware, ...chain, handler);
   };
 
   const context = { store, config, logSink, sha256, upgradeWebSocket, openSocket, closing };
@@ -105,7 +105,7 @@ export function createApp({
     // A preflight names the methods its path answers; with CORS on, Hono's CORS middleware answers
     // every OPTIONS itself, with 204.
     const withCors = each.cors ? corsFor(config, allow.split(", ")) : undefined;
-    if (withCors !== undefined) root.on("OPTIONS", paths, duties.middleware, withCors);
+    if (withCors !== undefined) root.on("OPTIONS", paths, wrapper.middleware, withCors);
     for (const method of METHODS) {
       const endpoint = each.methods[method];
       if (endpoint === undefined) continue;
@@ -115,7 +115,7 @@ export function createApp({
   }
 
   root.notFound(
-    duties.wrap((c) => {
+    wrapper.wrap((c) => {
       const [[match]] = allowed.match("ALL", c.req.path);
       if (match !== undefined) return answer(c, 405, null, { Allow: match[0] });
       return jsonAnswer(c, 404, JSON.stringify({ message: NOT_FOUND }));

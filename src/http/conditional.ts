@@ -1,7 +1,7 @@
 // Conditional GETs, decided in one place for the list, the home page and the OpenAPI document:
 // 200 with the body and its ETag, or 304 with the ETag alone when the client holds it.
 import type { Context } from "hono";
-import { answer, type BodyParts, bytesAnswer, type DutyEnv, requestHeader } from "./request-duties.ts";
+import { type AppEnv, answer, type BodyParts, bytesAnswer, requestHeader } from "./request-duties.ts";
 
 /** Whether an `If-None-Match` header names `version` (quoted or not, weak or not) or is `*`. */
 export function holdsVersion(ifNoneMatch: string | undefined, version: string): boolean {
@@ -17,7 +17,7 @@ export function holdsVersion(ifNoneMatch: string | undefined, version: string): 
  * request's `If-None-Match` holds it, else 200 with `body()` (asked for only then) and `headers`.
  */
 export function conditionalAnswer(
-  c: Context<DutyEnv>,
+  c: Context<AppEnv>,
   version: string,
   body: () => BodyParts,
   headers: Record<string, string>,

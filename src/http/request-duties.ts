@@ -18,7 +18,7 @@ export interface BodyParts {
 }
 
 /** What the service keeps of one request while answering it. */
-export interface Duty {
+export interface RequestState {
   /** The request's id: the client's X-Request-Id when it is a valid one, else a new one. */
   readonly id: string;
   /** `performance.now()` when the service took the request. */
@@ -27,13 +27,13 @@ export interface Duty {
   bytes: number;
   /** Whether {@link answer} made the answer, so it already carries every common header. */
   complete: boolean;
-  /** Whether fixed bodies go out as text, which the runtime's adapter sends fastest (see {@link DutyOptions}). */
+  /** Whether fixed bodies go out as text, which the runtime's adapter sends fastest (see {@link RuntimeOptions}). */
   readonly text: boolean;
   /** The request's method, read when it arrived. */
   readonly method: string;
   /** What the log line needs of the request beyond its path, read when it arrived (see {@link RequestLog}). */
   readonly detail: string;
-  /** The request's headers as the runtime parsed them, when it gives them (see {@link DutyOptions}). */
+  /** The request's headers as the runtime parsed them, when it gives them (see {@link RuntimeOptions}). */
   readonly headers: ParsedHeaders | undefined;
 }
 
@@ -41,7 +41,7 @@ export interface Duty {
 export type ParsedHeaders = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** How the duties answer on a given runtime. */
-export interface DutyOptions {
+export interface RuntimeOptions {
   /**
    * Send fixed bodies as text rather than bytes: Node's HTTP server writes a text body in the same
    * write as the head, and bytes in a second one; Deno copies bytes into each Response, and takes
@@ -55,11 +55,11 @@ export interface DutyOptions {
   readonly parsedHeaders?: ((c: Context) => ParsedHeaders | undefined) | undefined;
 }
 
-/** The app's context variables: each request's {@link Duty}. */
-export type DutyEnv = { Variables: { duty: Duty } };
+/** The app's context variables: each request's {@link RequestState}. */
+export type AppEnv = { Variables: { requestState: RequestState } };
 
 /** A handler that answers by itself, without calling on a next one. */
-export type DutyHandler = (c: Context<DutyEnv>) => Response | Promise<Response>;
+export type AppHandler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 /** A request's log line. */
 export interface RequestLog {
@@ -67,9 +67,9 @@ export interface RequestLog {
    * Reads what the line needs of the request, when it arrives: once answered a request may be
    * gone (Deno closes it when it becomes a WebSocket).
    */
-  readonly detail?: (c: Context<DutyEnv>) => string;
+  readonly detail?: (c: Context<AppEnv>) => string;
   /** Writes the line once the request is answered. */
-  readonly write: (c: Context<DutyEnv>, duty: Duty, res: Response) => void;
+  readonly write: (c: Context<AppEnv>, state: RequestState, res: Response) => void;
 }
 
 const encoder = new TextEncoder();
@@ -86,16 +86,16 @@ const NOT_PRINTABLE_ASCII = /[^ -~]/;
  * `bytes` is null: a stream that goes on for as long as the client reads (events).
  */
 export function answer(
-  c: Context<DutyEnv>,
+  c: Context<AppEnv>,
   status: StatusCode,
   body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
   headers: Record<string, string>,
   bytes: number | null = 0,
 ): Response {
-  const duty = c.get("duty");
-  duty.bytes = bytes ?? 0;
-  duty.complete = true;
-  headers["X-Request-Id"] = duty.id;
+  const state = c.get("requestState");
+  state.bytes = bytes ?? 0;
+  state.complete = true;
+  headers["X-Request-Id"] = state.id;
   headers["X-Content-Type-Options"] = "nosniff";
   // A stream of unknown length (events) goes on for as long as the client reads.
   if (bytes !== null && body !== null && (body instanceof ReadableStream || c.req.method === "HEAD")) {
@@ -110,13 +110,13 @@ export function answer(
  * of its parts, never copied.
  */
 export function bytesAnswer(
-  c: Context<DutyEnv>,
+  c: Context<AppEnv>,
   body: BodyParts,
   headers: Record<string, string>,
   contentType = JSON_TYPE,
 ): Response {
   headers["Content-Type"] = contentType;
-  const sent = body.text !== undefined && c.get("duty").text ? body.text : bodyOf(body);
+  const sent = body.text !== undefined && c.get("requestState").text ? body.text : bodyOf(body);
   return answer(c, 200, sent, headers, body.byteLength);
 }
 
@@ -125,7 +125,7 @@ export function bytesAnswer(
  * takes a string body as it is, and encoding it here first would copy it once more.
  */
 export function jsonAnswer(
-  c: Context<DutyEnv>,
+  c: Context<AppEnv>,
   status: ContentfulStatusCode,
   text: string,
   extra?: Record<string, string>,
@@ -140,8 +140,8 @@ export function jsonAnswer(
  * does so for Content-Type, among others), where the Request joins them all; Node refuses a
  * repeated Content-Length before the service sees it.
  */
-export function requestHeader(c: Context<DutyEnv>, name: string): string | undefined {
-  return headerOf(c, c.get("duty").headers, name);
+export function requestHeader(c: Context<AppEnv>, name: string): string | undefined {
+  return headerOf(c, c.get("requestState").headers, name);
 }
 
 function headerOf(c: Context, parsed: ParsedHeaders | undefined, name: string): string | undefined {
@@ -167,7 +167,7 @@ export function utf8Length(text: string): number {
  * The contract's answer to an error: its own status and message, 503 with Retry-After for a store
  * that cannot be reached, or a bare 500 for anything unexpected.
  */
-export function answerError(error: Error, c: Context<DutyEnv>): Response {
+export function answerError(error: Error, c: Context<AppEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
@@ -215,19 +215,19 @@ function bodyOf({ parts }: BodyParts): Uint8Array<ArrayBuffer> | ReadableStream<
  * handler, which keeps Hono on its fastest path (one handler, no middleware, no promise unless the
  * handler makes one); `middleware` does it as the first of several handlers.
  */
-export function requestDuties(
+export function requestWrapper(
   log: RequestLog | undefined,
-  { textBodies = false, parsedHeaders }: DutyOptions = {},
+  { textBodies = false, parsedHeaders }: RuntimeOptions = {},
 ): {
-  wrap: (handler: DutyHandler) => DutyHandler;
-  middleware: MiddlewareHandler<DutyEnv>;
+  wrap: (handler: AppHandler) => AppHandler;
+  middleware: MiddlewareHandler<AppEnv>;
 } {
   const nextId = requestIds();
-  const begin = (c: Context<DutyEnv>): Duty => {
+  const begin = (c: Context<AppEnv>): RequestState => {
     const headers = parsedHeaders?.(c);
     const given = headerOf(c, headers, "x-request-id");
     const id = given !== undefined && CLIENT_ID.test(given) ? given : nextId();
-    const duty: Duty = {
+    const state: RequestState = {
       id,
       start: performance.now(),
       bytes: 0,
@@ -237,51 +237,51 @@ export function requestDuties(
       detail: log?.detail?.(c) ?? "",
       headers,
     };
-    c.set("duty", duty);
-    return duty;
+    c.set("requestState", state);
+    return state;
   };
-  const end = (c: Context<DutyEnv>, duty: Duty, res: Response): Response => {
+  const end = (c: Context<AppEnv>, state: RequestState, res: Response): Response => {
     // Answers made elsewhere (a CORS preflight, bearer-auth's 401) get the common headers here.
-    if (!duty.complete) {
-      res.headers.set("X-Request-Id", duty.id);
+    if (!state.complete) {
+      res.headers.set("X-Request-Id", state.id);
       res.headers.set("X-Content-Type-Options", "nosniff");
     }
     try {
-      log?.write(c, duty, res);
+      log?.write(c, state, res);
     } catch (error) {
       // A line that cannot be written must not change the answer, least of all a WebSocket's.
       console.error(error);
     }
     return res;
   };
-  const fail = (c: Context<DutyEnv>, error: unknown): Response => {
+  const fail = (c: Context<AppEnv>, error: unknown): Response => {
     // Hono hands only Error instances to onError, so any other thrown value is made one here.
     c.error = error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
     return answerError(c.error, c);
   };
   return {
     wrap: (handler) => (c) => {
-      const duty = begin(c);
+      const state = begin(c);
       let res: Response | Promise<Response>;
       try {
         res = handler(c);
       } catch (error) {
-        return end(c, duty, fail(c, error));
+        return end(c, state, fail(c, error));
       }
-      if (!(res instanceof Promise)) return end(c, duty, res);
+      if (!(res instanceof Promise)) return end(c, state, res);
       return res.then(
-        (done) => end(c, duty, done),
-        (error: unknown) => end(c, duty, fail(c, error)),
+        (done) => end(c, state, done),
+        (error: unknown) => end(c, state, fail(c, error)),
       );
     },
     middleware: async (c, next) => {
-      const duty = begin(c);
+      const state = begin(c);
       try {
         await next();
       } catch (error) {
         c.res = fail(c, error);
       }
-      end(c, duty, c.res);
+      end(c, state, c.res);
     },
   };
 }

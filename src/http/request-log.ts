@@ -27,23 +27,23 @@ export function requestLogger(
   const hidden = secretPattern(secrets);
   const clock = isoClock();
   const pathJson = lastJson();
-  const write: RequestLog["write"] = (c, duty, res) => {
+  const write: RequestLog["write"] = (c, state, res) => {
     const status = res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
     if (SEVERITY[lineLevel] < threshold) return;
-    const method = duty.method;
+    const method = state.method;
     // An answer the service made says its size; reading another's body would cost more than the log.
     const bytes =
       method === "HEAD" || status === 304
         ? 0
-        : duty.complete
-          ? duty.bytes
+        : state.complete
+          ? state.bytes
           : Number(res.headers.get("Content-Length") ?? 0);
-    const durationMs = Math.round((performance.now() - duty.start) * 1000) / 1000;
+    const durationMs = Math.round((performance.now() - state.start) * 1000) / 1000;
     // Written field by field, so no object is built per request. Only the path needs escaping: the
     // id is made of [\w=-], the level is ours, and a method is an HTTP token, which every runtime's
     // Request checks and which holds no character JSON escapes.
-    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${duty.id}","method":"${method}","path":${pathJson(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}${duty.detail}`;
+    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${state.id}","method":"${method}","path":${pathJson(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}${state.detail}`;
     // A contract's own answer (a 503 past MAX_SUBSCRIBERS) needs no stack; the unexpected does.
     if (c.error !== undefined && status >= 500 && !(c.error instanceof HTTPException)) {
       line += `,"error":${JSON.stringify(describe(c.error))}`;

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import { apiError } from "../errors.ts";
-import { answer, type DutyEnv, type DutyHandler } from "../http/request-duties.ts";
+import { type AppEnv, type AppHandler, answer } from "../http/request-duties.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
 import { parseCursor } from "./cursor.ts";
@@ -34,7 +34,7 @@ export function subscription({
   closing,
   upgradeWebSocket,
   openSocket,
-}: SubscriptionOptions): DutyHandler {
+}: SubscriptionOptions): AppHandler {
   const frames = new TaskFrames();
   const subscribers = new Subscribers(maxSubscribers);
   return (c) => {
@@ -67,7 +67,7 @@ export function subscription({
 }
 
 /** Whether the request asks for a WebSocket: `Upgrade` names it, in any case (RFC 6455). */
-function wantsSocket(c: Context<DutyEnv>): boolean {
+function wantsSocket(c: Context<AppEnv>): boolean {
   return hasToken(c.req.header("Upgrade"), "websocket");
 }
 
@@ -75,7 +75,7 @@ function wantsSocket(c: Context<DutyEnv>): boolean {
  * Refuses with 400 a WebSocket handshake that RFC 6455 would not accept, before any runtime sees
  * it: runtimes answer such handshakes each their own way, some with a 500 and no message.
  */
-function checkHandshake(c: Context<DutyEnv>): void {
+function checkHandshake(c: Context<AppEnv>): void {
   if (!hasToken(c.req.header("Connection"), "upgrade")) throw apiError(400, badHandshake("Connection"));
   if (c.req.header("Sec-WebSocket-Version")?.trim() !== "13") {
     throw apiError(400, badHandshake("Sec-WebSocket-Version"));

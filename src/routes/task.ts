@@ -6,7 +6,7 @@ import { apiError } from "../errors.ts";
 import { conditionalAnswer } from "../http/conditional.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { answer, type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
+import { type AppEnv, answer, jsonAnswer } from "../http/request-duties.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
@@ -34,7 +34,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
   };
 
   /** The answer to a write that left the task in the list, or the contract's error for why not. */
-  const written = (c: Context<DutyEnv>, result: WriteResult, withTag: boolean): Response => {
+  const written = (c: Context<AppEnv>, result: WriteResult, withTag: boolean): Response => {
     switch (result.outcome) {
       case "updated":
       case "unchanged": {
@@ -53,7 +53,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
    * body becomes a patch (`toPatch` checks its type and fields), applied in one atomic step.
    */
   const edit = async (
-    c: Context<DutyEnv>,
+    c: Context<AppEnv>,
     withTag: boolean,
     toPatch: (body: Uint8Array) => TaskPatch,
   ): Promise<Response> => {
@@ -64,7 +64,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
 
-  const getTask = (c: Context<DutyEnv>, list: ListVersion): Response => {
+  const getTask = (c: Context<AppEnv>, list: ListVersion): Response => {
     const found = list.task(Number(c.req.param("id")));
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
     if (found.outcome === "gone") throw apiError(410, TASK_DELETED);

@@ -7,7 +7,7 @@ import { conditionalAnswer } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
+import { type AppEnv, jsonAnswer } from "../http/request-duties.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";
@@ -38,7 +38,7 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
   const writeGuarded = config.writeTokens.length > 0;
 
   // `?after=N` asks for the tasks after id N only: the list's ETag still says whether anything changed.
-  const listAnswer = (c: Context<DutyEnv>, list: ListVersion, after: number | undefined): Response => {
+  const listAnswer = (c: Context<AppEnv>, list: ListVersion, after: number | undefined): Response => {
     checkLimits(list.usage);
     const body = after === undefined ? () => list.body() : () => list.after(after);
     return conditionalAnswer(c, list.version, body, { "Cache-Control": "no-cache" });
