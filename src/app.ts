@@ -10,11 +10,11 @@ import type { Sha256 } from "./http/idempotency.ts";
 import {
   type AppEnv,
   type AppHandler,
-  answer,
-  answerError,
-  jsonAnswer,
+  jsonResponse,
+  onError,
   type RuntimeOptions,
   requestWrapper,
+  respond,
 } from "./http/request-duties.ts";
 import { type LogSink, requestLogger } from "./http/request-log.ts";
 import { NOT_FOUND } from "./messages.ts";
@@ -117,11 +117,11 @@ export function createApp({
   root.notFound(
     wrapper.wrap((c) => {
       const [[match]] = allowed.match("ALL", c.req.path);
-      if (match !== undefined) return answer(c, 405, null, { Allow: match[0] });
-      return jsonAnswer(c, 404, JSON.stringify({ message: NOT_FOUND }));
+      if (match !== undefined) return respond(c, 405, null, { Allow: match[0] });
+      return jsonResponse(c, 404, JSON.stringify({ message: NOT_FOUND }));
     }),
   );
-  root.onError(answerError);
+  root.onError(onError);
 
   return root;
 }

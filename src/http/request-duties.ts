@@ -85,7 +85,7 @@ const NOT_PRINTABLE_ASCII = /[^ -~]/;
  * body's length is left to the runtime, which knows it; a stream's, and HEAD's, are stated, unless
  * `bytes` is null: a stream that goes on for as long as the client reads (events).
  */
-export function answer(
+export function respond(
   c: Context<AppEnv>,
   status: StatusCode,
   body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
@@ -109,7 +109,7 @@ export function answer(
  * runtime prefers text and the body offers it, else as its bytes: one part as it is, or a stream
  * of its parts, never copied.
  */
-export function bytesAnswer(
+export function bytesResponse(
   c: Context<AppEnv>,
   body: BodyParts,
   headers: Record<string, string>,
@@ -117,21 +117,21 @@ export function bytesAnswer(
 ): Response {
   headers["Content-Type"] = contentType;
   const sent = body.text !== undefined && c.get("requestState").text ? body.text : bodyOf(body);
-  return answer(c, 200, sent, headers, body.byteLength);
+  return respond(c, 200, sent, headers, body.byteLength);
 }
 
 /**
  * A JSON answer from its text, with any `extra` headers. It goes as text on every runtime: each
  * takes a string body as it is, and encoding it here first would copy it once more.
  */
-export function jsonAnswer(
+export function jsonResponse(
   c: Context<AppEnv>,
   status: ContentfulStatusCode,
   text: string,
   extra?: Record<string, string>,
 ): Response {
   const headers = extra === undefined ? { "Content-Type": JSON_TYPE } : { ...extra, "Content-Type": JSON_TYPE };
-  return answer(c, status, text, headers, utf8Length(text));
+  return respond(c, status, text, headers, utf8Length(text));
 }
 
 /**
@@ -167,7 +167,7 @@ export function utf8Length(text: string): number {
  * The contract's answer to an error: its own status and message, 503 with Retry-After for a store
  * that cannot be reached, or a bare 500 for anything unexpected.
  */
-export function answerError(error: Error, c: Context<AppEnv>): Response {
+export function onError(error: Error, c: Context<AppEnv>): Response {
   // Hono's own middleware (bearer-auth) throws with the answer already made.
   if (error instanceof HTTPException && error.res !== undefined) return error.getResponse();
   if (error instanceof HTTPException && error.status !== 500) {
@@ -175,12 +175,12 @@ export function answerError(error: Error, c: Context<AppEnv>): Response {
     const extra: Record<string, string> =
       error.status === 503 ? { "Retry-After": "1" } : error.status === 408 ? { Connection: "close" } : {};
     if (error instanceof ApiError) Object.assign(extra, error.headers);
-    return jsonAnswer(c, error.status, JSON.stringify({ message: error.message }), extra);
+    return jsonResponse(c, error.status, JSON.stringify({ message: error.message }), extra);
   }
   if (error instanceof StoreUnavailableError) {
-    return jsonAnswer(c, 503, JSON.stringify({ message: STORE_UNAVAILABLE }), { "Retry-After": "1" });
+    return jsonResponse(c, 503, JSON.stringify({ message: STORE_UNAVAILABLE }), { "Retry-After": "1" });
   }
-  return jsonAnswer(c, 500, JSON.stringify({ message: INTERNAL_ERROR }));
+  return jsonResponse(c, 500, JSON.stringify({ message: INTERNAL_ERROR }));
 }
 
 /**
@@ -257,7 +257,7 @@ export function requestWrapper(
   const fail = (c: Context<AppEnv>, error: unknown): Response => {
     // Hono hands only Error instances to onError, so any other thrown value is made one here.
     c.error = error instanceof Error ? error : new Error(`Non-Error value thrown: ${String(error)}`);
-    return answerError(c.error, c);
+    return onError(c.error, c);
   };
   return {
     wrap: (handler) => (c) => {

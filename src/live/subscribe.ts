@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import { apiError } from "../errors.ts";
-import { type AppEnv, type AppHandler, answer } from "../http/request-duties.ts";
+import { type AppEnv, type AppHandler, respond } from "../http/request-duties.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
 import { parseCursor } from "./cursor.ts";
@@ -42,7 +42,7 @@ export function subscription({
     const cursor =
       parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
     const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
-    if (c.req.method === "HEAD") return answer(c, 200, null, headers);
+    if (c.req.method === "HEAD") return respond(c, 200, null, headers);
     if (closing?.aborted) throw apiError(503, STOPPING);
     const socket = wantsSocket(c) && (openSocket !== undefined || upgradeWebSocket !== undefined);
     if (socket) checkHandshake(c);
@@ -56,7 +56,7 @@ export function subscription({
     }
     const leave = subscribers.join();
     if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
-    return answer(
+    return respond(
       c,
       200,
       eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),

@@ -3,10 +3,10 @@
 import type { Context } from "hono";
 import { listLimits } from "../config.ts";
 import { apiError } from "../errors.ts";
-import { conditionalAnswer } from "../http/conditional.ts";
+import { conditionalResponse } from "../http/conditional.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type AppEnv, answer, jsonAnswer } from "../http/request-duties.ts";
+import { type AppEnv, jsonResponse, respond } from "../http/request-duties.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
@@ -39,10 +39,10 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
       case "updated":
       case "unchanged": {
         const headers: Record<string, string> = withTag ? { ETag: `"${result.version}"` } : {};
-        return jsonAnswer(c, 200, result.json, headers);
+        return jsonResponse(c, 200, result.json, headers);
       }
       case "deleted":
-        return answer(c, 204, null, {});
+        return respond(c, 204, null, {});
       default:
         return refused(result);
     }
@@ -69,7 +69,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
     if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
     const body = { parts: [found.json], byteLength: found.json.byteLength };
-    return conditionalAnswer(c, found.version, () => body, { ...TASK_HEADERS });
+    return conditionalResponse(c, found.version, () => body, { ...TASK_HEADERS });
   };
 
   return [

@@ -3,11 +3,11 @@
 import type { Context } from "hono";
 import { type AppConfig, listLimits } from "../config.ts";
 import { apiError } from "../errors.ts";
-import { conditionalAnswer } from "../http/conditional.ts";
+import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type AppEnv, jsonAnswer } from "../http/request-duties.ts";
+import { type AppEnv, jsonResponse } from "../http/request-duties.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";
@@ -38,10 +38,10 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
   const writeGuarded = config.writeTokens.length > 0;
 
   // `?after=N` asks for the tasks after id N only: the list's ETag still says whether anything changed.
-  const listAnswer = (c: Context<AppEnv>, list: ListVersion, after: number | undefined): Response => {
+  const listResponse = (c: Context<AppEnv>, list: ListVersion, after: number | undefined): Response => {
     checkLimits(list.usage);
     const body = after === undefined ? () => list.body() : () => list.after(after);
-    return conditionalAnswer(c, list.version, body, { "Cache-Control": "no-cache" });
+    return conditionalResponse(c, list.version, body, { "Cache-Control": "no-cache" });
   };
 
   return [
@@ -58,8 +58,8 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
             const after = parseCursor(c.req.query("after"), "after");
             const list = store.read();
             return list instanceof Promise
-              ? list.then((read) => listAnswer(c, read, after))
-              : listAnswer(c, list, after);
+              ? list.then((read) => listResponse(c, read, after))
+              : listResponse(c, list, after);
           },
         },
         POST: {
@@ -75,9 +75,9 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
             checkLimits(result.usage);
             switch (result.outcome) {
               case "added":
-                return jsonAnswer(c, 200, result.json);
+                return jsonResponse(c, 200, result.json);
               case "replayed":
-                return jsonAnswer(c, 200, result.json, { "Idempotent-Replayed": "true" });
+                return jsonResponse(c, 200, result.json, { "Idempotent-Replayed": "true" });
               case "key-reused":
                 throw apiError(422, KEY_REUSED);
               case "full":

@@ -42,7 +42,7 @@ export function serveSockets(
     Promise.resolve(fetch(requestOf(incoming), env))
       .then(async (response) => {
         const events = env[ACCEPTED];
-        if (events === undefined) return writeAnswer(socket, response);
+        if (events === undefined) return writeResponse(socket, response);
         if (socket.destroyed) return;
         // A handshake ws refuses gets its own 400 and never opens, so it never takes a place.
         sockets.handleUpgrade(incoming, socket, head, (ws) => {
@@ -99,7 +99,7 @@ function requestOf(incoming: IncomingMessage): Request {
 }
 
 /** Writes the app's answer to an upgrade request it did not accept, body and all, then closes the connection. */
-async function writeAnswer(socket: Duplex, response: Response): Promise<void> {
+async function writeResponse(socket: Duplex, response: Response): Promise<void> {
   const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}`, "Connection: close"];
   response.headers.forEach((value, name) => {
     if (!CONNECTION_HEADERS.has(name)) head.push(`${name}: ${value}`);
