@@ -6,17 +6,11 @@ import { TrieRouter } from "hono/router/trie-router";
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "./config.ts";
 import { accessGuards } from "./http/access.ts";
+import { onError } from "./http/error-response.ts";
 import type { Sha256 } from "./http/idempotency.ts";
-import {
-  type AppEnv,
-  type AppHandler,
-  jsonResponse,
-  onError,
-  type RuntimeOptions,
-  requestWrapper,
-  respond,
-} from "./http/request-duties.ts";
+import { type AppEnv, type AppHandler, jsonResponse, type RuntimeOptions, respond } from "./http/request-context.ts";
 import { type LogSink, requestLogger } from "./http/request-log.ts";
+import { requestWrapper } from "./http/request-wrapper.ts";
 import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";

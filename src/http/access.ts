@@ -5,7 +5,7 @@ import { bearerAuth } from "hono/bearer-auth";
 import { timingSafeEqual } from "hono/utils/buffer";
 import { apiError } from "../errors.ts";
 import { NO_TOKEN, READ_ONLY, UNKNOWN_TOKEN } from "../messages.ts";
-import { errorResponse } from "./request-duties.ts";
+import { errorResponse } from "./error-response.ts";
 
 const REALM = "tasks";
 const CHALLENGE = `Bearer realm="${REALM}"`;

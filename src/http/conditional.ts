@@ -1,7 +1,7 @@
 // Conditional GETs, decided in one place for the list, the home page and the OpenAPI document:
 // 200 with the body and its ETag, or 304 with the ETag alone when the client holds it.
 import type { Context } from "hono";
-import { type AppEnv, type BodyParts, bytesResponse, requestHeader, respond } from "./request-duties.ts";
+import { type AppEnv, type BodyParts, bytesResponse, requestHeader, respond } from "./request-context.ts";
 
 /** Whether an `If-None-Match` header names `version` (quoted or not, weak or not) or is `*`. */
 export function holdsVersion(ifNoneMatch: string | undefined, version: string): boolean {

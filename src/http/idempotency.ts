@@ -5,7 +5,7 @@ import { apiError } from "../errors.ts";
 import type { NewTask } from "../list/task.ts";
 import { BAD_IDEMPOTENCY_KEY } from "../messages.ts";
 import type { IdempotencyKey } from "../store/store.ts";
-import { type AppEnv, requestHeader } from "./request-duties.ts";
+import { type AppEnv, requestHeader } from "./request-context.ts";
 
 /** 1 to 255 visible ASCII characters. */
 const KEY = /^[\x21-\x7e]{1,255}$/;

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { apiError } from "../errors.ts";
 import { BODY_CUT_OFF, bodyStalled, bodyTooLarge, EMPTY_BODY, NOT_JSON, NOT_JSON_TYPE, NOT_UTF8 } from "../messages.ts";
-import { type AppEnv, requestHeader } from "./request-duties.ts";
+import { type AppEnv, requestHeader } from "./request-context.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;

@@ -2,7 +2,8 @@
 // for what is not a request; servers gather lines into one write per timer turn.
 import { HTTPException } from "hono/http-exception";
 import type { LogLevel } from "../config.ts";
-import type { RequestLog } from "./request-duties.ts";
+import type { LogFields } from "./request-context.ts";
+import type { RequestLog } from "./request-wrapper.ts";
 
 const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
@@ -43,7 +44,7 @@ export function requestLogger(
     // Written field by field, so no object is built per request. Only the path needs escaping: the
     // id is made of [\w=-], the level is ours, and a method is an HTTP token, which every runtime's
     // Request checks and which holds no character JSON escapes.
-    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${state.id}","method":"${method}","path":${pathJson(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}${state.detail}`;
+    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${state.id}","method":"${method}","path":${pathJson(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}${detail(state.logFields)}`;
     // A contract's own answer (a 503 past MAX_SUBSCRIBERS) needs no stack; the unexpected does.
     if (c.error !== undefined && status >= 500 && !(c.error instanceof HTTPException)) {
       line += `,"error":${JSON.stringify(describe(c.error))}`;
@@ -56,11 +57,7 @@ export function requestLogger(
   };
   if (level !== "debug") return { write };
   return {
-    detail: (c) => {
-      const userAgent = c.req.header("User-Agent");
-      const agent = userAgent === undefined ? "" : `,"userAgent":${JSON.stringify(userAgent)}`;
-      return `,"query":${JSON.stringify(new URL(c.req.url).search)}${agent}`;
-    },
+    fields: (c) => ({ query: new URL(c.req.url).search, userAgent: c.req.header("User-Agent") }),
     write,
   };
 }
@@ -117,6 +114,13 @@ function lastJson(): (text: string) => string {
     }
     return json;
   };
+}
+
+/** The line's fields read from the request, as JSON members. */
+function detail(fields: LogFields | undefined): string {
+  if (fields === undefined) return "";
+  const agent = fields.userAgent === undefined ? "" : `,"userAgent":${JSON.stringify(fields.userAgent)}`;
+  return `,"query":${JSON.stringify(fields.query)}${agent}`;
 }
 
 /** A log line for something other than a request, such as a warning at start, in the request lines' JSON shape. */

@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import { apiError } from "../errors.ts";
-import { type AppEnv, type AppHandler, respond } from "../http/request-duties.ts";
+import { type AppEnv, type AppHandler, respond } from "../http/request-context.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
 import { parseCursor } from "./cursor.ts";

@@ -3,7 +3,7 @@
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "../config.ts";
 import type { Sha256 } from "../http/idempotency.ts";
-import type { AppHandler } from "../http/request-duties.ts";
+import type { AppHandler } from "../http/request-context.ts";
 import type { LogSink } from "../http/request-log.ts";
 import type { DocumentedRoute, Endpoint } from "../pages/openapi.ts";
 import type { TaskStore } from "../store/store.ts";

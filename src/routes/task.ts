@@ -6,7 +6,7 @@ import { apiError } from "../errors.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type AppEnv, jsonResponse, respond } from "../http/request-duties.ts";
+import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";

@@ -7,7 +7,7 @@ import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type AppEnv, jsonResponse } from "../http/request-duties.ts";
+import { type AppEnv, jsonResponse } from "../http/request-context.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";

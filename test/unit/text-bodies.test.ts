@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { utf8Length } from "../../src/http/request-duties.ts";
+import { utf8Length } from "../../src/http/request-context.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 
 const encoder = new TextEncoder();
