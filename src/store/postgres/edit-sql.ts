@@ -1,12 +1,13 @@
 // The SQL that edits and deletes a task of a PostgreSQL list: each a function, so that its checks
 // and its write are one statement and one transaction, the list's row locked throughout.
 import { MAX_TOMBSTONES } from "../../list/change-log.ts";
+import { postgresTaskJson } from "../../list/task-sql.ts";
 
 /** The suffix of the edit functions' names; a new version of them gets a new one. */
 export const EDITS_VERSION = "v1";
 
 /** A task's JSON as the list shows it, from a row `t` of the tasks table. */
-export const ROW_JSON = `'{"id":' || t.id::text || ',"title":' || t.title_json || ',"completed":' || t.completed::text || '}'`;
+export const ROW_JSON = postgresTaskJson({ id: "t.id", titleJson: "t.title_json", completed: "t.completed" });
 
 /**
  * Columns, tables and functions a list made before tasks could change lacks; each statement may

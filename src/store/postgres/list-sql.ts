@@ -1,6 +1,7 @@
 // The SQL of a list in a PostgreSQL schema: its tables, made or brought up to date in one
 // statement, the catch-up query and the statements and functions that write it.
 import { INITIAL_TASKS } from "../../list/task.ts";
+import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import { changeUpgrades, editStatements, ROW_JSON } from "./edit-sql.ts";
 
@@ -19,7 +20,7 @@ export interface Statements {
 }
 
 /** A task's JSON as the list shows it, built from a row of the tasks table. */
-export const TASK_JSON = `'{"id":' || id::text || ',"title":' || title_json || ',"completed":' || completed::text || '}'`;
+const TASK_JSON = postgresTaskJson();
 
 export function statements(schema: string): Statements {
   const s = `"${schema}"`;
@@ -206,7 +207,7 @@ function appendKeyedFunction(s: string): string {
       INSERT INTO ${s}.tasks (id, title_json, completed, created, changed)
         VALUES (appended.new_id, new_title_json, new_completed, appended.change, appended.change);
       UPDATE ${s}.idempotency_keys k SET task_id = appended.new_id, fingerprint = key_fingerprint,
-          task_json = '{"id":' || appended.new_id::text || ',"title":' || new_title_json || ',"completed":' || new_completed::text || '}'
+          task_json = ${postgresTaskJson({ id: "appended.new_id", titleJson: "new_title_json", completed: "new_completed" })}
         WHERE k.scope = key_scope AND k.key = key_value;
       PERFORM pg_notify(channel, appended.new_id::text);
       IF claimed THEN

@@ -4,6 +4,7 @@ import type { ListLimits } from "../../config.ts";
 import type { StoredList } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
+import { sqliteTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
 import { changesSince } from "./sqlite-changes.ts";
@@ -73,7 +74,7 @@ const OLDEST_KEYS =
   "DELETE FROM idempotency_keys WHERE seq IN (SELECT seq FROM idempotency_keys WHERE scope = ? ORDER BY seq LIMIT ?)";
 const KNOWN_KEY = "SELECT fingerprint, task_id, task_json FROM idempotency_keys WHERE scope = ? AND key = ?";
 /** Bytes of the JSON of the tasks changed after a change number, commas between them included, counted in SQL as the list encodes them. */
-const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
+const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST(${sqliteTaskJson()} AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
 
 /**
  * The list as tables in a SQLite database, of which this object must be the only writer: it keeps
