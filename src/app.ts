@@ -37,7 +37,7 @@ export interface AppOptions {
   /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
-   * Answers a WebSocket subscriber at `cursor` in place of the runtime's upgrade: for a store that
+   * Answers a WebSocket subscriber at `cursor` instead of the runtime's upgrade: for a store that
    * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
    */
   readonly openSocket?: (request: Request, cursor: number) => Response | Promise<Response>;

@@ -1,5 +1,5 @@
 // Admitting a subscriber to /tasks/events: an event stream, or a WebSocket once its handshake is
-// sound. A subscriber takes a place only once it really follows the list, and gives it back
+// sound. A subscriber takes a slot only once it really follows the list, and gives it back
 // however it ends.
 import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
@@ -48,7 +48,7 @@ export function subscription({
     if (socket) checkHandshake(c);
     if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
     if (socket && upgradeWebSocket !== undefined) {
-      // Refused now while every place is taken; the place itself is taken once the socket opens.
+      // Refused now while every slot is taken; the slot itself is taken once the socket opens.
       if (subscribers.full) throw apiError(503, TOO_MANY_SUBSCRIBERS);
       return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, subscribers)).catch(() => {
         throw apiError(400, HANDSHAKE_REFUSED);

@@ -44,7 +44,7 @@ export function serveSockets(
         const events = env[ACCEPTED];
         if (events === undefined) return writeResponse(socket, response);
         if (socket.destroyed) return;
-        // A handshake ws refuses gets its own 400 and never opens, so it never takes a place.
+        // A handshake ws refuses gets its own 400 and never opens, so it never takes a slot.
         sockets.handleUpgrade(incoming, socket, head, (ws) => {
           answered.add(ws);
           ws.on("pong", () => answered.add(ws));

@@ -39,7 +39,7 @@ export interface ConformanceOptions {
   readonly maxSubscribers?: number;
   /**
    * The server learns that a subscriber left only when a write to it fails, as behind wrangler
-   * dev's local proxy: a place then comes free up to 15 s late, which the suite does not wait for.
+   * dev's local proxy: a slot then comes free up to 15 s late, which the suite does not wait for.
    */
   readonly lateLeaving?: boolean;
 }

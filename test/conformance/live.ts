@@ -266,16 +266,16 @@ function socketCases(): StatefulCase[] {
   ];
 }
 
-/** How long a place may take to come free once a subscriber leaves. */
+/** How long a slot may take to come free once a subscriber leaves. */
 const PLACE_FREED_MS = 30_000;
 
 /**
  * MAX_SUBSCRIBERS: past it a subscriber is refused with 503 and Retry-After, until one leaves.
- * Subscribers of earlier cases may still hold places where leaving is seen late, so it opens
+ * Subscribers of earlier cases may still hold slots where leaving is seen late, so it opens
  * subscribers until one is refused, never more than the limit allows.
  */
 function subscriberLimitCase(max: number, lateLeaving: boolean): StatefulCase {
-  const comesBack = lateLeaving ? "" : ", and a place again once one leaves";
+  const comesBack = lateLeaving ? "" : ", and a slot again once one leaves";
   return {
     name: `past MAX_SUBSCRIBERS (${max}) a subscriber gets 503 with Retry-After${comesBack}`,
     async run(client) {
@@ -301,7 +301,7 @@ function subscriberLimitCase(max: number, lateLeaving: boolean): StatefulCase {
             break;
           }
           await res.body?.cancel();
-          if (Date.now() > deadline) fail("a place must come free once a subscriber leaves");
+          if (Date.now() > deadline) fail("a slot must come free once a subscriber leaves");
           await new Promise((done) => setTimeout(done, 50));
         }
       } finally {
