@@ -37,13 +37,13 @@ export interface AppOptions {
   /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
-   * Answers a WebSocket subscriber at `cursor` instead of the runtime's upgrade: for a store that
+   * Takes a WebSocket subscriber at `cursor` instead of the runtime's upgrade: for a store that
    * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
    */
   readonly openSocket?: (request: Request, cursor: number) => Response | Promise<Response>;
   /**
    * Aborts when the server is stopping: every subscription ends (streams finish, WebSockets close
-   * with 1001), so subscribers come back with their cursor, and new ones answer 503 meanwhile.
+   * with 1001), so subscribers come back with their cursor, and new ones get 503 meanwhile.
    */
   readonly closing?: AbortSignal;
 }
@@ -63,7 +63,7 @@ export function createApp({
   openSocket,
   closing,
 }: AppOptions): TaskApp {
-  // The routes sit under the base path; the 404 and error handlers answer every other request too,
+  // The routes sit under the base path; the 404 and error handlers respond to every other request too,
   // with request ids, logs and headers.
   const root = new Hono<AppEnv>();
   const secrets = [...config.readTokens, ...config.writeTokens];
@@ -90,13 +90,13 @@ export function createApp({
   const routes = [...taskRoutes(context), ...eventRoutes(context), ...taskRoute(context)];
   routes.push(...documentRoutes(context, routes));
 
-  // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.
+  // A path the app serves, asked with a method it does not serve, gets 405 with the methods it does.
   const allowed = new TrieRouter<string>();
   for (const each of routes) {
     const paths = each.paths.flatMap((path) => underBase(config.basePath, path));
     const allow = allowOf(each);
     for (const path of paths) allowed.add("ALL", path, allow);
-    // A preflight names the methods its path answers; with CORS on, Hono's CORS middleware answers
+    // A preflight names the methods its path serves; with CORS on, Hono's CORS middleware responds to
     // every OPTIONS itself, with 204.
     const withCors = each.cors ? corsFor(config, allow.split(", ")) : undefined;
     if (withCors !== undefined) root.on("OPTIONS", paths, wrapper.middleware, withCors);
@@ -126,7 +126,7 @@ function underBase(basePath: string, path: string): string[] {
   return basePath === "" ? ["/"] : [basePath, `${basePath}/`];
 }
 
-/** CORS for a path that answers `allowMethods`, when CORS_ORIGINS is set. */
+/** CORS for a path that serves `allowMethods`, when CORS_ORIGINS is set. */
 function corsFor(config: AppConfig, allowMethods: string[]): MiddlewareHandler | undefined {
   if (config.corsOrigins === undefined) return undefined;
   return cors({

@@ -13,7 +13,7 @@ export function holdsVersion(ifNoneMatch: string | undefined, version: string): 
 }
 
 /**
- * Answers a GET or HEAD of something whose content has `version`: 304 with its ETag when the
+ * Responds to a GET or HEAD of something whose content has `version`: 304 with its ETag when the
  * request's `If-None-Match` holds it, else 200 with `body()` (asked for only then) and `headers`.
  */
 export function conditionalResponse(

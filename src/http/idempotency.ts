@@ -11,7 +11,7 @@ import { type AppEnv, requestHeader } from "./request-context.ts";
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const encoder = new TextEncoder();
 
-/** Reads the request's Idempotency-Key, or undefined without one; a malformed one answers 400. */
+/** Reads the request's Idempotency-Key, or undefined without one; a malformed one gets 400. */
 export function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
   const key = requestHeader(c, "idempotency-key");
   if (key === undefined) return undefined;

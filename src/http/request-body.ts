@@ -1,5 +1,5 @@
 // A POST's body: read with its size counted as it arrives, its Content-Type checked, and parsed
-// as JSON, each failure answered with the contract's status and message.
+// as JSON, each failure a response with the contract's status and message.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { apiError } from "../errors.ts";

@@ -73,7 +73,7 @@ function wantsSocket(c: Context<AppEnv>): boolean {
 
 /**
  * Refuses with 400 a WebSocket handshake that RFC 6455 would not accept, before any runtime sees
- * it: runtimes answer such handshakes each their own way, some with a 500 and no message.
+ * it: runtimes respond to such handshakes each their own way, some with a 500 and no message.
  */
 function checkHandshake(c: Context<AppEnv>): void {
   if (!hasToken(c.req.header("Connection"), "upgrade")) throw apiError(400, badHandshake("Connection"));

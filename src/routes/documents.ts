@@ -18,7 +18,7 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       GET: {
         access: "public",
         operation: fixed("getOpenApiDocument", "This document", { ETag: header("ETag") }, json({ type: "object" })),
-        head: { operationId: "headOpenApiDocument", summary: "What GET answers, without the body" },
+        head: { operationId: "headOpenApiDocument", summary: "What GET returns, without the body" },
         handler: (c) => conditionalResponse(c, document.tag, () => document.body, {}),
       },
     },
@@ -43,7 +43,7 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
           },
           { "text/html": { schema: { type: "string" } } },
         ),
-        head: { operationId: "headHomePage", summary: "What GET answers, without the body" },
+        head: { operationId: "headHomePage", summary: "What GET returns, without the body" },
         handler: (c) => {
           const built = page();
           const pageResponse = ({ version, body, policy }: Awaited<typeof built>) =>

@@ -25,7 +25,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
   const operations = taskOperations(config);
   const read = (): ListVersion | Promise<ListVersion> => store.read();
 
-  /** Answers 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
+  /** Responds 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
   const checkTask = async (id: number, ifMatch: IfMatch): Promise<void> => {
     const found = (await read()).task(id);
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
@@ -33,7 +33,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
   };
 
-  /** The answer to a write that left the task in the list, or the contract's error for why not. */
+  /** The response to a write that left the task in the list, or the contract's error for why not. */
   const written = (c: Context<AppEnv>, result: WriteResult, withTag: boolean): Response => {
     switch (result.outcome) {
       case "updated":
@@ -128,7 +128,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
       case "full":
         throw apiError(507, result.limit === "tasks" ? fullOfTasks(limits.maxTasks) : fullOfBytes(limits.maxBytes));
       default:
-        throw new Error(`A task write cannot answer ${result.outcome}`);
+        throw new Error(`A task write cannot return ${result.outcome}`);
     }
   }
 }

@@ -10,7 +10,7 @@ const { app, listen, stop } = await startServerApp(Deno.env.toObject(), openNode
   upgradeWebSocket,
 });
 
-// Deno's shutdown cuts off a request body still arriving, so a stop first lets the answers in
+// Deno's shutdown cuts off a request body still arriving, so a stop first lets the responses in
 // flight finish; until then the server still takes connections, and a subscriber gets 503.
 const inFlight = new Set<Promise<Response>>();
 const handle = (request: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {

@@ -22,7 +22,7 @@ const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, 
 
 // Node's own time limits: the headers within 10 s, as on Bun (looked at every second rather than
 // every 30), an idle keep-alive closed after 5 s. A body that stops arriving is refused by the app
-// after 10 s of silence (BODY_SILENCE_MS); an event stream is an answer, never cut by these.
+// after 10 s of silence (BODY_SILENCE_MS); an event stream is a response, never cut by these.
 const serverOptions = { headersTimeout: 10_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
 const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, serverOptions }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);

@@ -2,7 +2,7 @@
 // there, so the pair is made and accepted here, inside the subscriber's own request.
 import { defineWebSocketHelper, type UpgradeWebSocket, WSContext } from "hono/ws";
 
-/** Answers an upgrade with the client end of a new pair, and runs `events` on the server end. */
+/** Responds to an upgrade with the client end of a new pair, and runs `events` on the server end. */
 export const upgradeWebSocket: UpgradeWebSocket<WebSocket> = defineWebSocketHelper<WebSocket>((c, events) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") return;
   const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];

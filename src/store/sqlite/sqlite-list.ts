@@ -161,7 +161,7 @@ export class SqliteList {
 
   /**
    * Appends a task with the next id, in one transaction, unless it would break one of `limits`.
-   * With `key`: a key the list remembers answers with the task it added (or is refused, for
+   * With `key`: a key the list remembers returns the task it added (or is refused, for
    * another task) before any limit; a new one is remembered in the transaction that adds the task,
    * which forgets the oldest keys of its scope past `limits.maxKeys`.
    */
@@ -172,7 +172,7 @@ export class SqliteList {
       const known = this.#db.query(KNOWN_KEY, key.scope, key.key)[0];
       if (known !== undefined) {
         if (known.fingerprint !== key.fingerprint) return { keyReused: true };
-        // The task as first answered, even when it was edited or deleted since.
+        // The task as first returned, even when it was edited or deleted since.
         if (typeof known.task_json === "string") return { replayed: JSON.parse(known.task_json) as Task };
         const kept = this.#db.query(TASK, Number(known.task_id))[0];
         if (kept !== undefined) return { replayed: toTask(kept) };
