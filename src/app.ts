@@ -1,4 +1,4 @@
-// The task list app: the route table (src/routes/) mounted behind the request duties, over the
+// The task list app: the route table (src/routes/) mounted inside the request wrapper, over the
 // store seam. It uses only Web-standard APIs, so every runtime serves it as it is.
 import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
@@ -73,7 +73,7 @@ export function createApp({
 
   /**
    * Serves `method` on `paths` with `handler` behind the optional middleware: a route with none is
-   * one wrapped handler, Hono's fastest path; one with CORS or a token guard runs the duties first.
+   * one wrapped handler, Hono's fastest path; one with CORS or a token guard runs the wrapper first.
    */
   const route = (
     method: string,
