@@ -40,7 +40,7 @@ function handshake(target: SocketTarget, changes: Record<string, string | undefi
   );
 }
 
-/** Sends one handshake on a raw connection and resolves with the answer's head (and body, unless it switched). */
+/** Sends one handshake on a raw connection and resolves with the response's head (and body, unless it switched). */
 async function upgrade(
   server: RunningServer,
   target: SocketTarget,
@@ -119,7 +119,7 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   // wrangler dev's local proxy makes a handshake of its own to the Worker, and answers the client
   // itself: text for what it refuses, 101 for what it lets through. Cloudflare's edge is not it.
   const proxied = runtime === "wrangler";
-  test(`malformed WebSocket handshakes answer 400 with a JSON message${proxied ? " (or what wrangler dev's proxy answers), never a 5xx" : ""}, and ${target.maxSubscribers} of each leave every subscriber slot free`, async () => {
+  test(`malformed WebSocket handshakes return 400 with a JSON message${proxied ? " (or what wrangler dev's proxy answers), never a 5xx" : ""}, and ${target.maxSubscribers} of each leave every subscriber slot free`, async () => {
     for (const changes of malformed) {
       for (let i = 0; i < target.maxSubscribers; i++) {
         const { connection, response } = await upgrade(server(), target, changes);
@@ -160,20 +160,20 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   });
 
   if (target.token !== undefined) {
-    test("a WebSocket handshake without a token answers 401 with the JSON message", async () => {
+    test("a WebSocket handshake without a token returns 401 with the JSON message", async () => {
       const { connection, response } = await upgrade(server(), target, { Authorization: undefined });
       connection.destroy();
       expectRefusal(response, 401);
     });
   }
 
-  test("a WebSocket handshake with a malformed cursor answers 400 with the JSON message", async () => {
+  test("a WebSocket handshake with a malformed cursor returns 400 with the JSON message", async () => {
     const { connection, response } = await upgrade(server(), target, {}, "/tasks/events?after=-1");
     connection.destroy();
     expectRefusal(response, 400);
   });
 
-  test("a WebSocket handshake past MAX_SUBSCRIBERS answers 503 with Retry-After and the JSON message", async () => {
+  test("a WebSocket handshake past MAX_SUBSCRIBERS returns 503 with Retry-After and the JSON message", async () => {
     const held: RawConnection[] = [];
     try {
       let refused: RawResponse | undefined;

@@ -17,7 +17,7 @@ function eventText(task: Task): string {
   return `id: ${task.id}\nevent: task\ndata: ${JSON.stringify(task)}`;
 }
 
-/** Opens /tasks/events with `headers` and `query`, checks the answer starts a stream, and reads it. */
+/** Opens /tasks/events with `headers` and `query`, checks the response starts a stream, and reads it. */
 export async function subscribe(
   client: Client,
   query = "",
@@ -47,7 +47,7 @@ async function checkQuiet(reader: { poll(ms: number): Promise<unknown> }, what: 
   if (extra !== undefined) fail(`${what}: got more than expected: ${JSON.stringify(extra)}`);
 }
 
-/** An answer read whole, as the client's `send` gives it. */
+/** A response read whole, as the client's `send` gives it. */
 async function replyOf(res: Response): Promise<Reply> {
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, text: new TextDecoder().decode(bytes) };
@@ -89,7 +89,7 @@ export function liveCases(options: {
       }),
     ),
     {
-      name: "an after that is not a whole number of at most 15 digits answers 400 naming after, on the list and on /tasks/events",
+      name: "an after that is not a whole number of at most 15 digits returns 400 naming after, on the list and on /tasks/events",
       async run(client) {
         for (const path of ["/tasks", "/index.php", EVENTS]) {
           for (const bad of BAD_CURSORS) {
@@ -101,7 +101,7 @@ export function liveCases(options: {
       },
     },
     {
-      name: "a Last-Event-ID that is not a whole number of at most 15 digits answers 400 naming it, before any stream",
+      name: "a Last-Event-ID that is not a whole number of at most 15 digits returns 400 naming it, before any stream",
       async run(client) {
         for (const bad of BAD_CURSORS.filter((cursor) => cursor.trim() === cursor && cursor !== "")) {
           const reply = await client.send({ method: "GET", path: EVENTS, headers: { "Last-Event-ID": bad } });

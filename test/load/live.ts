@@ -48,7 +48,7 @@ class RawSubscriber {
     this.socket.write(requestHead("GET", path, { Accept: "text/event-stream" }));
   }
 
-  /** Everything received so far, as it came: the answer's head, then the chunked body. */
+  /** Everything received so far, as it came: the response's head, then the chunked body. */
   get received(): string {
     return this.#text;
   }
@@ -58,7 +58,7 @@ class RawSubscriber {
     return this.#closed;
   }
 
-  /** Resolves once the answer's head and the stream's opening comment have arrived. */
+  /** Resolves once the response's head and the stream's opening comment have arrived. */
   async opened(): Promise<void> {
     while (!this.#text.includes(": following the list")) {
       if (this.#closed) throw new Error(`the subscription ended before it opened: ${this.#text.slice(0, 300)}`);

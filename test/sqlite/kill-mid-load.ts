@@ -93,7 +93,7 @@ async function kill(server: RunningServer): Promise<void> {
 
 /**
  * Reads the list and checks that it is whole and consistent: its JSON parses, two reads and a read
- * from `?after=0` give the same bytes under the same ETag, and that ETag answers 304.
+ * from `?after=0` give the same bytes under the same ETag, and that ETag returns 304.
  */
 async function wholeList(baseUrl: string): Promise<ListSnapshot> {
   const list = await readList(baseUrl);

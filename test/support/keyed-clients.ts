@@ -15,7 +15,7 @@ export interface IntendedTask {
 export interface KeyedResponse {
   readonly intended: IntendedTask;
   readonly task: Task;
-  /** The answer carried `Idempotent-Replayed: true`: an earlier attempt had added the task. */
+  /** The response carried `Idempotent-Replayed: true`: an earlier attempt had added the task. */
   readonly replayed: boolean;
 }
 
@@ -25,7 +25,7 @@ export interface KeyedRun {
   readonly answers: KeyedResponse[];
   /** Attempts sent again, by why: 503, 409 (the same key still being answered), or a lost connection. */
   readonly retried: { unavailable: number; conflict: number; lost: number };
-  /** Answers no retrying client may get, and tasks that never got their 200. */
+  /** Responses no retrying client may get, and tasks that never got their 200. */
   readonly problems: string[];
 }
 

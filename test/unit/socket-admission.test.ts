@@ -51,7 +51,7 @@ async function placeFree(app: TaskApp): Promise<boolean> {
   return res.status === 200;
 }
 
-test("a WebSocket handshake the runtime fails answers 400 with a JSON message, and takes no slot", async () => {
+test("a WebSocket handshake the runtime fails returns 400 with a JSON message, and takes no slot", async () => {
   const { app } = appWithSockets(() => false);
   for (let i = 0; i < 3; i++) {
     const res = await app.request("/tasks/events", { headers: HANDSHAKE });
@@ -61,7 +61,7 @@ test("a WebSocket handshake the runtime fails answers 400 with a JSON message, a
   expect(await placeFree(app)).toBe(true);
 });
 
-test("Upgrade: websocket without Connection: upgrade answers 400 naming Connection, and takes no slot", async () => {
+test("Upgrade: websocket without Connection: upgrade returns 400 naming Connection, and takes no slot", async () => {
   const { app } = appWithSockets(() => true);
   const res = await app.request("/tasks/events", { headers: { ...HANDSHAKE, Connection: "keep-alive" } });
   expect(res.status).toBe(400);
