@@ -378,7 +378,7 @@ function expectWellFormed(res: Response, method: string, text: string, route: Ta
   if (res.status === 405) expect(res.headers.get("Allow")).not.toBeNull();
   if (res.status >= 400 && res.status !== 405) {
     expect(res.headers.get("Content-Type")).toBe("application/json");
-    for (const [name, value] of res.headers) expect(value, `${name} of an error answer`).not.toContain("<");
+    for (const [name, value] of res.headers) expect(value, `${name} of an error response`).not.toContain("<");
     if (method !== "HEAD") {
       const error: unknown = JSON.parse(text);
       expect(Object.keys(error as object)).toEqual(["message"]);
