@@ -1,4 +1,4 @@
-// The task list app: the route table (src/routes/) mounted behind the request duties, over the
+// The task list app: the route table (src/routes/) mounted inside the request wrapper, over the
 // store seam. It uses only Web-standard APIs, so every runtime serves it as it is.
 import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
@@ -6,17 +6,11 @@ import { TrieRouter } from "hono/router/trie-router";
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "./config.ts";
 import { accessGuards } from "./http/access.ts";
+import { onError } from "./http/error-response.ts";
 import type { Sha256 } from "./http/idempotency.ts";
-import {
-  answer,
-  answerError,
-  type DutyEnv,
-  type DutyHandler,
-  type DutyOptions,
-  jsonAnswer,
-  requestDuties,
-} from "./http/request-duties.ts";
+import { type AppEnv, type AppHandler, jsonResponse, type RuntimeOptions, respond } from "./http/request-context.ts";
 import { type LogSink, requestLogger } from "./http/request-log.ts";
+import { requestWrapper } from "./http/request-wrapper.ts";
 import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
@@ -36,26 +30,26 @@ export interface AppOptions {
    * a string as it is. Other runtimes send bytes as they are.
    */
   readonly textBodies?: boolean;
-  /** The request's headers as the runtime parsed them, when it keeps them so: see {@link DutyOptions}. */
-  readonly parsedHeaders?: DutyOptions["parsedHeaders"];
+  /** The request's headers as the runtime parsed them, when it keeps them so: see {@link RuntimeOptions}. */
+  readonly parsedHeaders?: RuntimeOptions["parsedHeaders"];
   /** A synchronous SHA-256 for Idempotency-Keys, where the runtime has one; else Web Crypto's. */
   readonly sha256?: Sha256;
   /** The runtime's WebSocket upgrade (Hono's `upgradeWebSocket` for it); without one, events are SSE only. */
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
-   * Answers a WebSocket subscriber at `cursor` in place of the runtime's upgrade: for a store that
+   * Takes a WebSocket subscriber at `cursor` instead of the runtime's upgrade: for a store that
    * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
    */
   readonly openSocket?: (request: Request, cursor: number) => Response | Promise<Response>;
   /**
    * Aborts when the server is stopping: every subscription ends (streams finish, WebSockets close
-   * with 1001), so subscribers come back with their cursor, and new ones answer 503 meanwhile.
+   * with 1001), so subscribers come back with their cursor, and new ones get 503 meanwhile.
    */
   readonly closing?: AbortSignal;
 }
 
 /** The task list app, as {@link createApp} builds it. */
-export type TaskApp = Hono<DutyEnv>;
+export type TaskApp = Hono<AppEnv>;
 
 /** Builds the task list app. */
 export function createApp({
@@ -69,43 +63,43 @@ export function createApp({
   openSocket,
   closing,
 }: AppOptions): TaskApp {
-  // The routes sit under the base path; the 404 and error handlers answer every other request too,
+  // The routes sit under the base path; the 404 and error handlers respond to every other request too,
   // with request ids, logs and headers.
-  const root = new Hono<DutyEnv>();
+  const root = new Hono<AppEnv>();
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
-  const duties = requestDuties(log, { textBodies, parsedHeaders });
+  const wrapper = requestWrapper(log, { textBodies, parsedHeaders });
   const guards = accessGuards(config.readTokens, config.writeTokens);
 
   /**
    * Serves `method` on `paths` with `handler` behind the optional middleware: a route with none is
-   * one wrapped handler, Hono's fastest path; one with CORS or a token guard runs the duties first.
+   * one wrapped handler, Hono's fastest path; one with CORS or a token guard runs the wrapper first.
    */
   const route = (
     method: string,
     paths: string[],
-    middleware: (MiddlewareHandler<DutyEnv> | undefined)[],
-    handler: DutyHandler,
+    middleware: (MiddlewareHandler<AppEnv> | undefined)[],
+    handler: AppHandler,
   ): void => {
     const chain = middleware.filter((step) => step !== undefined);
-    if (chain.length === 0) root.on(method, paths, duties.wrap(handler));
-    else root.on(method, paths, duties.middleware, ...chain, handler);
+    if (chain.length === 0) root.on(method, paths, wrapper.wrap(handler));
+    else root.on(method, paths, wrapper.middleware, ...chain, handler);
   };
 
   const context = { store, config, logSink, sha256, upgradeWebSocket, openSocket, closing };
   const routes = [...taskRoutes(context), ...eventRoutes(context), ...taskRoute(context)];
   routes.push(...documentRoutes(context, routes));
 
-  // A path the app serves, asked with a method it does not serve, answers 405 with the methods it does.
+  // A path the app serves, asked with a method it does not serve, gets 405 with the methods it does.
   const allowed = new TrieRouter<string>();
   for (const each of routes) {
     const paths = each.paths.flatMap((path) => underBase(config.basePath, path));
     const allow = allowOf(each);
     for (const path of paths) allowed.add("ALL", path, allow);
-    // A preflight names the methods its path answers; with CORS on, Hono's CORS middleware answers
+    // A preflight names the methods its path serves; with CORS on, Hono's CORS middleware responds to
     // every OPTIONS itself, with 204.
     const withCors = each.cors ? corsFor(config, allow.split(", ")) : undefined;
-    if (withCors !== undefined) root.on("OPTIONS", paths, duties.middleware, withCors);
+    if (withCors !== undefined) root.on("OPTIONS", paths, wrapper.middleware, withCors);
     for (const method of METHODS) {
       const endpoint = each.methods[method];
       if (endpoint === undefined) continue;
@@ -115,13 +109,13 @@ export function createApp({
   }
 
   root.notFound(
-    duties.wrap((c) => {
+    wrapper.wrap((c) => {
       const [[match]] = allowed.match("ALL", c.req.path);
-      if (match !== undefined) return answer(c, 405, null, { Allow: match[0] });
-      return jsonAnswer(c, 404, JSON.stringify({ message: NOT_FOUND }));
+      if (match !== undefined) return respond(c, 405, null, { Allow: match[0] });
+      return jsonResponse(c, 404, JSON.stringify({ message: NOT_FOUND }));
     }),
   );
-  root.onError(answerError);
+  root.onError(onError);
 
   return root;
 }
@@ -132,7 +126,7 @@ function underBase(basePath: string, path: string): string[] {
   return basePath === "" ? ["/"] : [basePath, `${basePath}/`];
 }
 
-/** CORS for a path that answers `allowMethods`, when CORS_ORIGINS is set. */
+/** CORS for a path that serves `allowMethods`, when CORS_ORIGINS is set. */
 function corsFor(config: AppConfig, allowMethods: string[]): MiddlewareHandler | undefined {
   if (config.corsOrigins === undefined) return undefined;
   return cors({

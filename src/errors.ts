@@ -1,5 +1,5 @@
-// The errors the service knows by name: a setting it cannot use, a store it cannot reach, and an
-// answer the contract names. Everything else is unexpected and answers 500.
+// The errors the service knows by name: a setting it cannot use, a store it cannot reach, and a
+// response the contract names. Everything else is unexpected and gets 500.
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -10,14 +10,14 @@ export class ConfigError extends Error {
 
 /**
  * The store cannot be reached (a database down, a connection lost). A store throws it rather than
- * a driver's own error, so the app answers 503 with Retry-After instead of 500: the fault is
+ * a driver's own error, so the app responds 503 with Retry-After instead of 500: the fault is
  * passing, and the service recovers by itself when the store is back.
  */
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
-/** An error the contract names, with the headers its answer carries beside the message. */
+/** An error the contract names, with the headers its response carries beside the message. */
 export class ApiError extends HTTPException {
   readonly headers: Readonly<Record<string, string>>;
 
@@ -27,7 +27,7 @@ export class ApiError extends HTTPException {
   }
 }
 
-/** An error the contract names: answered with its status, `{"message": ...}` and `headers`. */
+/** An error the contract names: its response has its status, `{"message": ...}` and `headers`. */
 export function apiError(
   status: ContentfulStatusCode,
   message: string,

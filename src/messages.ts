@@ -1,4 +1,4 @@
-// Every message the contract's answers carry, in one place: the handlers send them and the OpenAPI
+// Every message the contract's responses carry, in one place: the handlers send them and the OpenAPI
 // document shows them, so the two never drift apart.
 
 /** The 400 for a POST that lacks `title` or `completed`; its text is fixed by the specification. */
@@ -14,7 +14,7 @@ export const BODY_CUT_OFF =
 export const NOT_JSON_TYPE = "Content-Type must be application/json";
 export const NOT_FOUND = "Not found";
 export const INTERNAL_ERROR = "Internal server error";
-/** The 503 of a store that cannot be reached; the answer carries Retry-After. */
+/** The 503 of a store that cannot be reached; the response carries Retry-After. */
 export const STORE_UNAVAILABLE = "Task list store cannot be reached: try again in a moment";
 /** The 401 for a request without a bearer token. */
 export const NO_TOKEN = "Request needs a bearer token: send Authorization: Bearer <token>";
@@ -48,7 +48,7 @@ export const BAD_IDEMPOTENCY_KEY =
   "Idempotency-Key must be 1 to 255 visible ASCII characters: send a new random key, such as a UUID";
 /** The 422 for an Idempotency-Key sent again with another task. */
 export const KEY_REUSED = "This Idempotency-Key was sent with another task: send a new key for a new task";
-/** The 409 for an Idempotency-Key whose first request is still being answered. */
+/** The 409 for an Idempotency-Key whose first request is still being handled. */
 export const KEY_IN_PROGRESS = "A request with this Idempotency-Key is still being answered: try again in a moment";
 
 /** The 400 for a cursor that is not a task id. */
@@ -56,10 +56,10 @@ export function badCursor(name: "after" | "Last-Event-ID"): string {
   return `${name} must be a whole number of at most 15 digits: the id of the last task you have`;
 }
 
-/** The 503 for a subscriber that comes while the server is stopping; the answer carries Retry-After. */
+/** The 503 for a subscriber that comes while the server is stopping; the response carries Retry-After. */
 export const STOPPING = "The server is stopping: connect again in a moment";
 
-/** The 503 past MAX_SUBSCRIBERS; the answer carries Retry-After. */
+/** The 503 past MAX_SUBSCRIBERS; the response carries Retry-After. */
 export const TOO_MANY_SUBSCRIBERS = "Too many subscribers are following the list: try again in a moment";
 
 /** The 400 for a WebSocket handshake that lacks `header` as RFC 6455 asks for it. */
@@ -83,7 +83,7 @@ export const TASK_DELETED = "This task was deleted: read the list for the tasks 
 /** The 412 for an If-Match that names neither the task's current ETag nor `*`. */
 export const STALE_IF_MATCH =
   "The task has changed since the ETag in If-Match: read it again and send its current ETag";
-/** The 415 for a PATCH that is not a merge patch; the answer carries Accept-Patch. */
+/** The 415 for a PATCH that is not a merge patch; the response carries Accept-Patch. */
 export const NOT_PATCH_TYPE = "Content-Type must be application/merge-patch+json or application/json";
 /** The 400 for a PATCH body that is not a JSON object. */
 export const NOT_A_PATCH = "Request body must be a JSON object with title, completed or both";

@@ -1,11 +1,11 @@
-// READ_TOKENS and WRITE_TOKENS: Hono's bearer-auth in front of the list's routes, answering as
+// READ_TOKENS and WRITE_TOKENS: Hono's bearer-auth in front of the list's routes, responding as
 // the contract says.
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
 import { timingSafeEqual } from "hono/utils/buffer";
 import { apiError } from "../errors.ts";
 import { NO_TOKEN, READ_ONLY, UNKNOWN_TOKEN } from "../messages.ts";
-import { errorResponse } from "./request-duties.ts";
+import { errorResponse } from "./error-response.ts";
 
 const REALM = "tasks";
 const CHALLENGE = `Bearer realm="${REALM}"`;
@@ -19,8 +19,8 @@ export interface AccessGuards {
 
 /**
  * Guards for READ_TOKENS and WRITE_TOKENS: when a list is set, its routes need one of its tokens
- * (a write token may also read). A read token on a write answers 403; no token or an unknown one
- * answers 401 with a Bearer challenge. They run before the body is read.
+ * (a write token may also read). A read token on a write gets 403; no token or an unknown one
+ * gets 401 with a Bearer challenge. They run before the body is read.
  */
 export function accessGuards(readTokens: readonly string[], writeTokens: readonly string[]): AccessGuards {
   return {
@@ -29,7 +29,7 @@ export function accessGuards(readTokens: readonly string[], writeTokens: readonl
   };
 }
 
-/** Hono's bearer-auth, answering as the contract says: JSON messages, and 401 where Hono would say 400. */
+/** Hono's bearer-auth, responding as the contract says: JSON messages, and 401 where Hono would say 400. */
 function guard(allowed: readonly string[], readOnly: readonly string[]): MiddlewareHandler {
   return bearerAuth({
     realm: REALM,
@@ -42,7 +42,7 @@ function guard(allowed: readonly string[], readOnly: readonly string[]): Middlew
       wwwAuthenticateHeader: CHALLENGE,
       message: () => errorResponse(401, NO_TOKEN),
     },
-    // Hono answers 400 to an Authorization header without a well-formed bearer token. The contract
+    // Hono responds 400 to an Authorization header without a well-formed bearer token. The contract
     // counts another scheme as no token, and a malformed bearer token as one it does not know.
     invalidAuthenticationHeader: {
       wwwAuthenticateHeader: (c) => (sentBearer(c) ? INVALID_TOKEN : CHALLENGE),

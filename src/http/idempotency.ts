@@ -5,14 +5,14 @@ import { apiError } from "../errors.ts";
 import type { NewTask } from "../list/task.ts";
 import { BAD_IDEMPOTENCY_KEY } from "../messages.ts";
 import type { IdempotencyKey } from "../store/store.ts";
-import { type DutyEnv, requestHeader } from "./request-duties.ts";
+import { type AppEnv, requestHeader } from "./request-context.ts";
 
 /** 1 to 255 visible ASCII characters. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const encoder = new TextEncoder();
 
-/** Reads the request's Idempotency-Key, or undefined without one; a malformed one answers 400. */
-export function idempotencyKeyOf(c: Context<DutyEnv>): string | undefined {
+/** Reads the request's Idempotency-Key, or undefined without one; a malformed one gets 400. */
+export function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
   const key = requestHeader(c, "idempotency-key");
   if (key === undefined) return undefined;
   if (!KEY.test(key)) throw apiError(400, BAD_IDEMPOTENCY_KEY);

@@ -1,10 +1,10 @@
 // A POST's body: read with its size counted as it arrives, its Content-Type checked, and parsed
-// as JSON, each failure answered with the contract's status and message.
+// as JSON, each failure a response with the contract's status and message.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { apiError } from "../errors.ts";
 import { BODY_CUT_OFF, bodyStalled, bodyTooLarge, EMPTY_BODY, NOT_JSON, NOT_JSON_TYPE, NOT_UTF8 } from "../messages.ts";
-import { type DutyEnv, requestHeader } from "./request-duties.ts";
+import { type AppEnv, requestHeader } from "./request-context.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
@@ -22,7 +22,7 @@ export const BODY_SILENCE_MS = 10_000;
  * sending midway is refused with 400, and one that goes {@link BODY_SILENCE_MS} without a byte
  * with 408; either way what was read is let go.
  */
-export function readBody(c: Context<DutyEnv>, limit: number): Promise<Uint8Array> {
+export function readBody(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
   const declared = requestHeader(c, "content-length");
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= WHOLE_READ_BYTES) {

@@ -2,7 +2,7 @@
 // for what is not a request; servers gather lines into one write per timer turn.
 import { HTTPException } from "hono/http-exception";
 import type { LogLevel } from "../config.ts";
-import type { RequestLog } from "./request-duties.ts";
+import type { RequestLog } from "./request-wrapper.ts";
 
 const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
@@ -15,8 +15,8 @@ export interface LogSink {
 /**
  * Makes the function that writes a request's JSON line when its level is at or above `level`:
  * time, request id, method, path, status, duration in ms and bytes sent, plus the error's name,
- * message and stack for a 500. Any of `secrets` a client put in the path, query or user agent is
- * replaced by `[redacted]`, written plainly or percent-encoded.
+ * message and stack for a 500. Any of `secrets` a client put in what is logged (the path, query,
+ * user agent or request id) is replaced by `[redacted]`, written plainly or percent-encoded.
  */
 export function requestLogger(
   level: Exclude<LogLevel, "off">,
@@ -25,44 +25,62 @@ export function requestLogger(
 ): RequestLog {
   const threshold = SEVERITY[level];
   const hidden = secretPattern(secrets);
+  const hide = (text: string): string => (hidden === undefined ? text : text.replace(hidden, "[redacted]"));
   const clock = isoClock();
+  // Most requests of a server repeat the last one's method and path.
+  const methodJson = lastJson();
   const pathJson = lastJson();
-  const write: RequestLog["write"] = (c, duty, res) => {
+  const write: RequestLog["write"] = (c, state, res) => {
     const status = res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
     if (SEVERITY[lineLevel] < threshold) return;
-    const method = duty.method;
-    // An answer the service made says its size; reading another's body would cost more than the log.
+    const method = state.method;
+    // A response the service made says its size; reading another's body would cost more than the log.
     const bytes =
       method === "HEAD" || status === 304
         ? 0
-        : duty.complete
-          ? duty.bytes
+        : state.complete
+          ? state.bytes
           : Number(res.headers.get("Content-Length") ?? 0);
-    const durationMs = Math.round((performance.now() - duty.start) * 1000) / 1000;
-    // Written field by field, so no object is built per request. Only the path needs escaping: the
-    // id is made of [\w=-], the level is ours, and a method is an HTTP token, which every runtime's
-    // Request checks and which holds no character JSON escapes.
-    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":"${duty.id}","method":"${method}","path":${pathJson(c.req.path)},"status":${status},"durationMs":${durationMs},"bytesOut":${bytes}${duty.detail}`;
-    // A contract's own answer (a 503 past MAX_SUBSCRIBERS) needs no stack; the unexpected does.
+    const durationMs = Math.round((performance.now() - state.start) * 1000) / 1000;
+    const fields = state.logFields;
+    // Field by field, so no object is built per request; each string a request gave goes through
+    // jsonString, so nothing a client sends can end the line or add a field. The time and level are ours.
+    let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":${jsonString(hide(state.id))},"method":${methodJson(hide(method))},"path":${pathJson(hide(c.req.path))},"status":${status},"durationMs":${durationMs},"bytesOut":${Number.isFinite(bytes) ? bytes : 0}`;
+    if (fields?.query !== undefined) line += `,"query":${jsonString(hide(fields.query))}`;
+    if (fields?.userAgent !== undefined) line += `,"userAgent":${jsonString(hide(fields.userAgent))}`;
+    // A contract's own error response (a 503 past MAX_SUBSCRIBERS) needs no stack; the unexpected does.
     if (c.error !== undefined && status >= 500 && !(c.error instanceof HTTPException)) {
-      line += `,"error":${JSON.stringify(describe(c.error))}`;
+      line += `,"error":${escapeSeparators(JSON.stringify(describe(c.error, hide)))}`;
     }
     line += "}";
-    (lineLevel === "error" ? sink.error : sink.log).call(
-      sink,
-      hidden === undefined ? line : line.replace(hidden, "[redacted]"),
-    );
+    (lineLevel === "error" ? sink.error : sink.log).call(sink, line);
   };
   if (level !== "debug") return { write };
   return {
-    detail: (c) => {
+    fields: (c) => {
       const userAgent = c.req.header("User-Agent");
-      const agent = userAgent === undefined ? "" : `,"userAgent":${JSON.stringify(userAgent)}`;
-      return `,"query":${JSON.stringify(new URL(c.req.url).search)}${agent}`;
+      return { query: new URL(c.req.url).search, userAgent };
     },
     write,
   };
+}
+
+/** Printable ASCII but `"` and `\`: a string of these is its own JSON between quotes. */
+const PLAIN = /^[ !#-[\]-~]*$/;
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
+
+/**
+ * A string as JSON. Most of a line's strings need no escaping, and a pattern finds that out faster
+ * than JSON.stringify escapes; U+2028 and U+2029, which JSON leaves as they are, are escaped too,
+ * since JavaScript's own line splitting ends a line at each.
+ */
+export function jsonString(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : escapeSeparators(JSON.stringify(text));
+}
+
+function escapeSeparators(json: string): string {
+  return json.replace(LINE_SEPARATORS, (separator) => (separator === "\u2028" ? "\\u2028" : "\\u2029"));
 }
 
 /**
@@ -106,14 +124,14 @@ function isoClock(): () => string {
   };
 }
 
-/** JSON of a string, kept for the last string asked: most requests of a server ask for the same path. */
+/** {@link jsonString}, kept for the last string asked. */
 function lastJson(): (text: string) => string {
   let last: string | undefined;
   let json = "";
   return (text) => {
     if (text !== last) {
       last = text;
-      json = JSON.stringify(text);
+      json = jsonString(text);
     }
     return json;
   };
@@ -124,11 +142,11 @@ export function logEvent(level: Exclude<LogLevel, "off">, message: string): stri
   return JSON.stringify({ time: new Date().toISOString(), level, message });
 }
 
-function describe(error: unknown): { name: string; message: string; stack?: string } {
-  if (!(error instanceof Error)) return { name: "Error", message: String(error) };
+function describe(error: unknown, hide: (text: string) => string): { name: string; message: string; stack?: string } {
+  if (!(error instanceof Error)) return { name: "Error", message: hide(String(error)) };
   return error.stack === undefined
-    ? { name: error.name, message: error.message }
-    : { name: error.name, message: error.message, stack: error.stack };
+    ? { name: error.name, message: hide(error.message) }
+    : { name: error.name, message: hide(error.message), stack: hide(error.stack) };
 }
 
 /** A {@link LogSink} that writes what it holds now; see {@link batchedLogSink}. */

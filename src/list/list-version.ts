@@ -10,8 +10,8 @@ const OPEN = Uint8Array.of(0x5b); // [
 const CLOSE = Uint8Array.of(0x5d); // ]
 const EMPTY = Uint8Array.of(0x5b, 0x5d);
 /**
- * JSON up to this size is answered as one array, copied once, which every runtime sends fastest
- * (a stream of a few parts costs workerd several times a fixed body). Larger JSON is answered as
+ * JSON up to this size is sent as one array, copied once, which every runtime sends fastest
+ * (a stream of a few parts costs workerd several times a fixed body). Larger JSON is sent as
  * views of the list's chunks, never copied: however many readers hold however many versions, the
  * list is in memory once. The bound keeps what slow readers of old versions can pin small.
  */

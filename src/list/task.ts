@@ -1,4 +1,4 @@
-// A task as the list holds it, and its JSON exactly as every answer and event carries it.
+// A task as the list holds it, and its JSON exactly as every response and event carries it.
 
 /** What a client sends to create a task. */
 export interface NewTask {

@@ -8,7 +8,7 @@ const CURSOR = /^\d{1,15}$/;
 
 /**
  * Reads a cursor sent as `name` (the `after` parameter or the `Last-Event-ID` header), or
- * undefined when it was not sent; anything but a whole number of at most 15 digits answers 400.
+ * undefined when it was not sent; anything but a whole number of at most 15 digits gets 400.
  */
 export function parseCursor(value: string | undefined, name: "after" | "Last-Event-ID"): number | undefined {
   if (value === undefined) return undefined;

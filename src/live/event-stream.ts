@@ -19,7 +19,7 @@ export interface Ending {
   readonly leave: () => void;
 }
 
-/** The body of an SSE answer: the changes after `cursor`, then each new one, as events, until it ends. */
+/** The body of an SSE response: the changes after `cursor`, then each new one, as events, until it ends. */
 export function eventStream(
   store: TaskStore,
   cursor: number,

@@ -27,7 +27,7 @@ function buffered(ws: WSContext): number {
 
 /**
  * The events of a WebSocket that follows the list from `cursor`, until it closes, the store fails,
- * or `closing` aborts (the server is stopping). It takes one of `subscribers`' places when it opens
+ * or `closing` aborts (the server is stopping). It takes one of `subscribers`' slots when it opens
  * (or closes with 1013 if none is left) and gives it back when it ends, however it ends.
  */
 export function socketFeed(
@@ -49,7 +49,7 @@ export function socketFeed(
   return {
     onOpen(_event, ws) {
       leave = subscribers.join();
-      // Others opened since this one was let in, and took the last places.
+      // Others opened since this one was let in, and took the last slots.
       if (leave === undefined) return ws.close(TRY_AGAIN_LATER, TOO_MANY_SUBSCRIBERS);
       const sink: Sink = {
         full: () => buffered(ws) >= SOCKET_MARK_BYTES,

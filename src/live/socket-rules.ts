@@ -12,8 +12,8 @@ export const DRAIN_POLL_MS = 10;
  */
 export const MAX_MESSAGE_BYTES = 4 * 1024;
 /**
- * Seconds between the pings a server sends each subscriber; one that has not answered by the next
- * ping is dropped, so a subscriber that vanished without closing loses its place within two of them.
+ * Seconds between the pings a server sends each subscriber; one that has not replied by the next
+ * ping is dropped, so a subscriber that vanished without closing loses its slot within two of them.
  */
 export const PING_INTERVAL_S = 20;
 

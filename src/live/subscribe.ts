@@ -1,10 +1,10 @@
 // Admitting a subscriber to /tasks/events: an event stream, or a WebSocket once its handshake is
-// sound. A subscriber takes a place only once it really follows the list, and gives it back
+// sound. A subscriber takes a slot only once it really follows the list, and gives it back
 // however it ends.
 import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import { apiError } from "../errors.ts";
-import { answer, type DutyEnv, type DutyHandler } from "../http/request-duties.ts";
+import { type AppEnv, type AppHandler, respond } from "../http/request-context.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
 import { parseCursor } from "./cursor.ts";
@@ -34,7 +34,7 @@ export function subscription({
   closing,
   upgradeWebSocket,
   openSocket,
-}: SubscriptionOptions): DutyHandler {
+}: SubscriptionOptions): AppHandler {
   const frames = new TaskFrames();
   const subscribers = new Subscribers(maxSubscribers);
   return (c) => {
@@ -42,13 +42,13 @@ export function subscription({
     const cursor =
       parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
     const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
-    if (c.req.method === "HEAD") return answer(c, 200, null, headers);
+    if (c.req.method === "HEAD") return respond(c, 200, null, headers);
     if (closing?.aborted) throw apiError(503, STOPPING);
     const socket = wantsSocket(c) && (openSocket !== undefined || upgradeWebSocket !== undefined);
     if (socket) checkHandshake(c);
     if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
     if (socket && upgradeWebSocket !== undefined) {
-      // Refused now while every place is taken; the place itself is taken once the socket opens.
+      // Refused now while every slot is taken; the slot itself is taken once the socket opens.
       if (subscribers.full) throw apiError(503, TOO_MANY_SUBSCRIBERS);
       return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, subscribers)).catch(() => {
         throw apiError(400, HANDSHAKE_REFUSED);
@@ -56,7 +56,7 @@ export function subscription({
     }
     const leave = subscribers.join();
     if (leave === undefined) throw apiError(503, TOO_MANY_SUBSCRIBERS);
-    return answer(
+    return respond(
       c,
       200,
       eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),
@@ -67,15 +67,15 @@ export function subscription({
 }
 
 /** Whether the request asks for a WebSocket: `Upgrade` names it, in any case (RFC 6455). */
-function wantsSocket(c: Context<DutyEnv>): boolean {
+function wantsSocket(c: Context<AppEnv>): boolean {
   return hasToken(c.req.header("Upgrade"), "websocket");
 }
 
 /**
  * Refuses with 400 a WebSocket handshake that RFC 6455 would not accept, before any runtime sees
- * it: runtimes answer such handshakes each their own way, some with a 500 and no message.
+ * it: runtimes respond to such handshakes each their own way, some with a 500 and no message.
  */
-function checkHandshake(c: Context<DutyEnv>): void {
+function checkHandshake(c: Context<AppEnv>): void {
   if (!hasToken(c.req.header("Connection"), "upgrade")) throw apiError(400, badHandshake("Connection"));
   if (c.req.header("Sec-WebSocket-Version")?.trim() !== "13") {
     throw apiError(400, badHandshake("Sec-WebSocket-Version"));

@@ -1,6 +1,6 @@
 // MAX_SUBSCRIBERS: how many readers may follow the list at once in this process or isolate.
 
-/** The places for subscribers of one process or isolate. */
+/** The slots for subscribers of one process or isolate. */
 export class Subscribers {
   readonly #max: number;
   #count = 0;
@@ -14,12 +14,12 @@ export class Subscribers {
     return this.#count;
   }
 
-  /** Whether every place is taken: a newcomer would be refused now. */
+  /** Whether every slot is taken: a newcomer would be refused now. */
   get full(): boolean {
     return this.#count >= this.#max;
   }
 
-  /** Takes a place and returns the function that gives it back (once), or undefined when all are taken. */
+  /** Takes a slot and returns the function that gives it back (once), or undefined when all are taken. */
   join(): (() => void) | undefined {
     if (this.#count >= this.#max) return undefined;
     this.#count += 1;

@@ -1,5 +1,5 @@
 // The home page for people: one constant document, with the list kept current while it is open.
-import type { BodyParts } from "../http/request-duties.ts";
+import type { BodyParts } from "../http/request-context.ts";
 import { HTML, HTML_HASH, SCRIPT_HASH, STYLE_HASH } from "./home-page.generated.ts";
 
 // The page is written as files in src/pages/home/ and served from the module built from them

@@ -1,6 +1,6 @@
 // The parts of the OpenAPI document that operations share: schemas, parameters, headers and
-// answers, and the small builders routes describe their operations with. Messages come from
-// messages.ts, as the answers' do.
+// responses, and the small builders routes describe their operations with. Messages come from
+// messages.ts, as the responses' do.
 import type { AppConfig } from "../config.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import { INTERNAL_ERROR, MISSING_FIELD, NO_TOKEN, READ_ONLY, STORE_UNAVAILABLE } from "../messages.ts";
@@ -17,19 +17,19 @@ export const json = (schema: Json, example?: unknown): Json => ({
 });
 /** A reference to a schema of the components. */
 export const schema = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-/** A reference to an answer of the components. */
+/** A reference to a response of the components. */
 export const response = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 /** A reference to a header of the components. */
 export const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` });
 /** A reference to a parameter of the components. */
 export const parameter = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
 
-/** An answer with an Error body, its example the message the service sends. */
+/** A response with an Error body, its example the message the service sends. */
 export function errorResponse(description: string, example: string): Json {
   return { description, content: json(schema("Error"), { message: example }) };
 }
 
-/** The schemas, parameters, headers and answers operations may use; the document keeps those they do. */
+/** The schemas, parameters, headers and responses operations may use; the document keeps those they do. */
 export function components(config: AppConfig): Json {
   const readGuarded = config.readTokens.length > 0;
   const writeGuarded = config.writeTokens.length > 0;
@@ -85,7 +85,7 @@ export function components(config: AppConfig): Json {
         in: "query",
         required: false,
         description:
-          "The id of the last task the client has: only the tasks after it are sent. Anything but a whole number of at most 15 digits answers 400",
+          "The id of the last task the client has: only the tasks after it are sent. Anything but a whole number of at most 15 digits gets 400",
         schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
       },
       AfterChange: {
@@ -93,7 +93,7 @@ export function components(config: AppConfig): Json {
         in: "query",
         required: false,
         description:
-          "The change number the client's copy is at (a task's id while nothing was edited or deleted): only what changed after it is sent. Anything but a whole number of at most 15 digits answers 400",
+          "The change number the client's copy is at (a task's id while nothing was edited or deleted): only what changed after it is sent. Anything but a whole number of at most 15 digits gets 400",
         schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
       },
       LastEventId: {
@@ -101,14 +101,14 @@ export function components(config: AppConfig): Json {
         in: "header",
         required: false,
         description:
-          "The change number of the last event received, as EventSource sends it when it reconnects; wins over `after`. Anything but a whole number of at most 15 digits answers 400",
+          "The change number of the last event received, as EventSource sends it when it reconnects; wins over `after`. Anything but a whole number of at most 15 digits gets 400",
         schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
       },
       IfNoneMatch: {
         name: "If-None-Match",
         in: "header",
         required: false,
-        description: "ETags the client holds; when one is current the answer is 304",
+        description: "ETags the client holds; when one is current the response is 304",
         schema: { type: "string" },
       },
     },
@@ -119,7 +119,7 @@ export function components(config: AppConfig): Json {
         schema: { type: "string", pattern: '^"[^"]*"$' },
       },
       IdempotentReplayed: {
-        description: "true when the answer is the task an earlier request with the same Idempotency-Key created",
+        description: "true when the response is the task an earlier request with the same Idempotency-Key created",
         required: false,
         schema: { const: "true" },
       },

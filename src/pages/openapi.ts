@@ -3,9 +3,9 @@
 import type { AppConfig } from "../config.ts";
 import { components, type Json, response } from "./openapi-parts.ts";
 
-/** The methods a route may answer, in the order `Allow` lists them; HEAD comes with GET. */
+/** The methods a route may serve, in the order `Allow` lists them; HEAD comes with GET. */
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-/** A method a route may answer. */
+/** A method a route may serve. */
 export type Method = (typeof METHODS)[number];
 const ALLOW_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -28,7 +28,7 @@ export interface Endpoint {
   readonly operation: Operation;
 }
 
-/** The HEAD that comes with a GET: GET's answers without their bodies, less the statuses it never gives. */
+/** The HEAD that comes with a GET: GET's responses without their bodies, less the statuses it never gives. */
 export interface HeadOperation {
   readonly operationId: string;
   readonly summary: string;
@@ -80,7 +80,7 @@ export function openApiDocument(config: AppConfig, routes: readonly DocumentedRo
       title: "Task list service",
       version: "1.0.0",
       description:
-        "An ordered list of tasks. /tasks and /index.php serve the same list, and /tasks/{id} one task of it; / is a page for people that shows it. A method a path does not list answers 405 with no body and an Allow header naming the methods it lists (HEAD with GET; OPTIONS only as a CORS preflight). Any other path answers 404 with an Error body.",
+        "An ordered list of tasks. /tasks and /index.php serve the same list, and /tasks/{id} one task of it; / is a page for people that shows it. A method a path does not list gets 405 with no body and an Allow header naming the methods it lists (HEAD with GET; OPTIONS only as a CORS preflight). Any other path answers 404 with an Error body.",
     },
     servers: [{ url: config.basePath === "" ? "/" : config.basePath }],
     tags,
@@ -92,7 +92,7 @@ export function openApiDocument(config: AppConfig, routes: readonly DocumentedRo
 /** One path's operations; `suffix` keeps an alias's operation ids unique. */
 function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, path: string, parts: Json): Json {
   const item: Record<string, unknown> = {
-    description: `Any method not listed here answers 405 with no body and Allow: ${allowOf(route)}`,
+    description: `Any method not listed here gets 405 with no body and Allow: ${allowOf(route)}`,
     ...(route.parameters === undefined ? {} : { parameters: route.parameters }),
   };
   const operation = (endpoint: Endpoint, own: Operation): Json => {
@@ -119,21 +119,21 @@ function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, pat
       operationId: `preflight${pascal(path)}`,
       summary: "CORS preflight",
       tags: [route.tag],
-      responses: { "204": { description: "Preflight answered; Access-Control-* headers tell what is allowed" } },
+      responses: { "204": { description: "Preflight handled; Access-Control-* headers tell what is allowed" } },
     };
   }
   return item;
 }
 
-/** The HEAD beside a GET: the same parameters and statuses, every answer without its body. */
+/** The HEAD beside a GET: the same parameters and statuses, every response without its body. */
 function headOf(get: Json, head: HeadOperation, suffix: string, parts: Json): Json {
   const responses = get.responses as Record<string, Json>;
   const responseParts = parts.responses as Record<string, Json>;
   const bodiless = Object.entries(responses)
     .filter(([status]) => !head.without?.includes(status))
-    .map(([status, answer]): [string, Json] => {
-      const name = typeof answer.$ref === "string" ? answer.$ref.split("/").at(-1) : undefined;
-      const { content: _, $ref: __, ...rest } = { ...(name === undefined ? {} : responseParts[name]), ...answer };
+    .map(([status, entry]): [string, Json] => {
+      const name = typeof entry.$ref === "string" ? entry.$ref.split("/").at(-1) : undefined;
+      const { content: _, $ref: __, ...rest } = { ...(name === undefined ? {} : responseParts[name]), ...entry };
       return [status, rest];
     });
   return {
@@ -144,7 +144,7 @@ function headOf(get: Json, head: HeadOperation, suffix: string, parts: Json): Js
   };
 }
 
-/** What a guarded operation declares when tokens are set: the bearer scheme, and the 401 (and 403) it may answer. */
+/** What a guarded operation declares when tokens are set: the bearer scheme, and the 401 (and 403) it may respond with. */
 function access(config: AppConfig, who: Access): { security?: Json[]; responses: Json } {
   const guarded = who === "read" ? config.readTokens.length > 0 : who === "write" && config.writeTokens.length > 0;
   if (!guarded) return { responses: {} };

@@ -1,6 +1,6 @@
 // The service's documents: /openapi.json, derived from the whole route table, and the home page
 // for people at the base path itself.
-import { conditionalAnswer } from "../http/conditional.ts";
+import { conditionalResponse } from "../http/conditional.ts";
 import { homePage } from "../pages/home.ts";
 import { type Operation, openApiDocument } from "../pages/openapi.ts";
 import { header, json, parameter, response } from "../pages/openapi-parts.ts";
@@ -18,8 +18,8 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       GET: {
         access: "public",
         operation: fixed("getOpenApiDocument", "This document", { ETag: header("ETag") }, json({ type: "object" })),
-        head: { operationId: "headOpenApiDocument", summary: "What GET answers, without the body" },
-        handler: (c) => conditionalAnswer(c, document.tag, () => document.body, {}),
+        head: { operationId: "headOpenApiDocument", summary: "What GET returns, without the body" },
+        handler: (c) => conditionalResponse(c, document.tag, () => document.body, {}),
       },
     },
   };
@@ -43,18 +43,18 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
           },
           { "text/html": { schema: { type: "string" } } },
         ),
-        head: { operationId: "headHomePage", summary: "What GET answers, without the body" },
+        head: { operationId: "headHomePage", summary: "What GET returns, without the body" },
         handler: (c) => {
           const built = page();
-          const pageAnswer = ({ version, body, policy }: Awaited<typeof built>) =>
-            conditionalAnswer(
+          const pageResponse = ({ version, body, policy }: Awaited<typeof built>) =>
+            conditionalResponse(
               c,
               version,
               () => body,
               { "Cache-Control": "no-cache", "Content-Security-Policy": policy },
               HTML_TYPE,
             );
-          return built instanceof Promise ? built.then(pageAnswer) : pageAnswer(built);
+          return built instanceof Promise ? built.then(pageResponse) : pageResponse(built);
         },
       },
     },

@@ -1,4 +1,4 @@
-// Following the list: GET /tasks/events answers Server-Sent Events, or with `Upgrade: websocket` a
+// Following the list: GET /tasks/events serves Server-Sent Events, or with `Upgrade: websocket` a
 // WebSocket, from the reader's cursor on.
 import { subscription } from "../live/subscribe.ts";
 import { badCursor, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
@@ -23,7 +23,7 @@ export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closi
           operation: followTasks(config.maxSubscribers),
           head: {
             operationId: "headTaskEvents",
-            summary: "What GET answers, without the body; nothing is followed",
+            summary: "What GET returns, without the body; nothing is followed",
             without: ["101", "503"],
           },
           handler: subscription({

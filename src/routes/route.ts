@@ -1,16 +1,16 @@
-// What a route is: its paths, and for each method it answers the handler and the OpenAPI operation
+// What a route is: its paths, and for each method it serves the handler and the OpenAPI operation
 // together. The app mounts the table, and the document, every 405 and every Allow come from it.
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "../config.ts";
 import type { Sha256 } from "../http/idempotency.ts";
-import type { DutyHandler } from "../http/request-duties.ts";
+import type { AppHandler } from "../http/request-context.ts";
 import type { LogSink } from "../http/request-log.ts";
 import type { DocumentedRoute, Endpoint } from "../pages/openapi.ts";
 import type { TaskStore } from "../store/store.ts";
 
-/** One method of a route: who may call it, how the document describes it, and what answers it. */
+/** One method of a route: who may call it, how the document describes it, and what handles it. */
 export interface HandledEndpoint extends Endpoint {
-  readonly handler: DutyHandler;
+  readonly handler: AppHandler;
 }
 
 /** One row of the route table. */

@@ -24,7 +24,7 @@ export const TASK_ID_PARAMETER: Json = {
   name: "id",
   in: "path",
   required: true,
-  description: "The task's id: 1 to 15 digits, no leading zero; anything else answers 404",
+  description: "The task's id: 1 to 15 digits, no leading zero; anything else gets 404",
   schema: { type: "integer", minimum: 1, maximum: 999_999_999_999_999 },
 };
 
@@ -95,7 +95,7 @@ export function taskOperations(config: AppConfig): {
           "503": response("StoreUnavailable"),
         },
       },
-      head: { operationId: "headTask", summary: "What GET answers, without the body" },
+      head: { operationId: "headTask", summary: "What GET returns, without the body" },
     },
     PATCH: {
       operationId: "updateTask",
@@ -127,7 +127,7 @@ export function taskOperations(config: AppConfig): {
     PUT: {
       operationId: "replaceTask",
       summary: "Replace a task's title and completed; never creates a task",
-      description: "The body follows POST's rules. The answer carries no ETag: the stored task is not what was sent.",
+      description: "The body follows POST's rules. The response carries no ETag: the stored task is not what was sent.",
       parameters: [IF_MATCH],
       requestBody: { required: true, content: json(schema("NewTask"), { title: "Write the README", completed: true }) },
       responses: {

@@ -3,10 +3,10 @@
 import type { Context } from "hono";
 import { listLimits } from "../config.ts";
 import { apiError } from "../errors.ts";
-import { conditionalAnswer } from "../http/conditional.ts";
+import { conditionalResponse } from "../http/conditional.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { answer, type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
+import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
@@ -25,7 +25,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
   const operations = taskOperations(config);
   const read = (): ListVersion | Promise<ListVersion> => store.read();
 
-  /** Answers 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
+  /** Responds 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
   const checkTask = async (id: number, ifMatch: IfMatch): Promise<void> => {
     const found = (await read()).task(id);
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
@@ -33,16 +33,16 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
   };
 
-  /** The answer to a write that left the task in the list, or the contract's error for why not. */
-  const written = (c: Context<DutyEnv>, result: WriteResult, withTag: boolean): Response => {
+  /** The response to a write that left the task in the list, or the contract's error for why not. */
+  const written = (c: Context<AppEnv>, result: WriteResult, withTag: boolean): Response => {
     switch (result.outcome) {
       case "updated":
       case "unchanged": {
         const headers: Record<string, string> = withTag ? { ETag: `"${result.version}"` } : {};
-        return jsonAnswer(c, 200, result.json, headers);
+        return jsonResponse(c, 200, result.json, headers);
       }
       case "deleted":
-        return answer(c, 204, null, {});
+        return respond(c, 204, null, {});
       default:
         return refused(result);
     }
@@ -53,7 +53,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
    * body becomes a patch (`toPatch` checks its type and fields), applied in one atomic step.
    */
   const edit = async (
-    c: Context<DutyEnv>,
+    c: Context<AppEnv>,
     withTag: boolean,
     toPatch: (body: Uint8Array) => TaskPatch,
   ): Promise<Response> => {
@@ -64,12 +64,12 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
 
-  const getTask = (c: Context<DutyEnv>, list: ListVersion): Response => {
+  const getTask = (c: Context<AppEnv>, list: ListVersion): Response => {
     const found = list.task(Number(c.req.param("id")));
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
     if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
     const body = { parts: [found.json], byteLength: found.json.byteLength };
-    return conditionalAnswer(c, found.version, () => body, { ...TASK_HEADERS });
+    return conditionalResponse(c, found.version, () => body, { ...TASK_HEADERS });
   };
 
   return [
@@ -128,7 +128,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
       case "full":
         throw apiError(507, result.limit === "tasks" ? fullOfTasks(limits.maxTasks) : fullOfBytes(limits.maxBytes));
       default:
-        throw new Error(`A task write cannot answer ${result.outcome}`);
+        throw new Error(`A task write cannot return ${result.outcome}`);
     }
   }
 }

@@ -3,11 +3,11 @@
 import type { Context } from "hono";
 import { type AppConfig, listLimits } from "../config.ts";
 import { apiError } from "../errors.ts";
-import { conditionalAnswer } from "../http/conditional.ts";
+import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { toNewTask } from "../http/new-task.ts";
 import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type DutyEnv, jsonAnswer } from "../http/request-duties.ts";
+import { type AppEnv, jsonResponse } from "../http/request-context.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";
@@ -38,10 +38,10 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
   const writeGuarded = config.writeTokens.length > 0;
 
   // `?after=N` asks for the tasks after id N only: the list's ETag still says whether anything changed.
-  const listAnswer = (c: Context<DutyEnv>, list: ListVersion, after: number | undefined): Response => {
+  const listResponse = (c: Context<AppEnv>, list: ListVersion, after: number | undefined): Response => {
     checkLimits(list.usage);
     const body = after === undefined ? () => list.body() : () => list.after(after);
-    return conditionalAnswer(c, list.version, body, { "Cache-Control": "no-cache" });
+    return conditionalResponse(c, list.version, body, { "Cache-Control": "no-cache" });
   };
 
   return [
@@ -53,13 +53,13 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
         GET: {
           access: "read",
           operation: LIST_TASKS,
-          head: { operationId: "headTasks", summary: "What GET answers, without the body" },
+          head: { operationId: "headTasks", summary: "What GET returns, without the body" },
           handler: (c) => {
             const after = parseCursor(c.req.query("after"), "after");
             const list = store.read();
             return list instanceof Promise
-              ? list.then((read) => listAnswer(c, read, after))
-              : listAnswer(c, list, after);
+              ? list.then((read) => listResponse(c, read, after))
+              : listResponse(c, list, after);
           },
         },
         POST: {
@@ -75,9 +75,9 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
             checkLimits(result.usage);
             switch (result.outcome) {
               case "added":
-                return jsonAnswer(c, 200, result.json);
+                return jsonResponse(c, 200, result.json);
               case "replayed":
-                return jsonAnswer(c, 200, result.json, { "Idempotent-Replayed": "true" });
+                return jsonResponse(c, 200, result.json, { "Idempotent-Replayed": "true" });
               case "key-reused":
                 throw apiError(422, KEY_REUSED);
               case "full":
@@ -114,7 +114,7 @@ function createTask(config: AppConfig) {
     operationId: "createTask",
     summary: "Append a task; its id is the last task's id plus 1",
     description:
-      "With an Idempotency-Key the task is added once: the same request again answers the same task with Idempotent-Replayed: true, whatever happened between, even once the list is full. The key is remembered with the task in the same atomic step, for at least 24 hours unless MAX_IDEMPOTENCY_KEYS newer keys push it out; with write tokens, each token has keys of its own, and only its own newer keys push them out. A request that fails remembers nothing.",
+      "With an Idempotency-Key the task is added once: the same request again returns the same task with Idempotent-Replayed: true, whatever happened between, even once the list is full. The key is remembered with the task in the same atomic step, for at least 24 hours unless MAX_IDEMPOTENCY_KEYS newer keys push it out; with write tokens, each token has keys of its own, and only its own newer keys push them out. A request that fails remembers nothing.",
     parameters: [parameter("IdempotencyKey")],
     requestBody: {
       required: true,
@@ -144,7 +144,7 @@ function createTask(config: AppConfig) {
         `No byte of the body came for ${BODY_SILENCE_MS / 1000} s`,
         bodyStalled(BODY_SILENCE_MS / 1000),
       ),
-      "409": errorResponse("A request with this Idempotency-Key is still being answered", KEY_IN_PROGRESS),
+      "409": errorResponse("A request with this Idempotency-Key is still being handled", KEY_IN_PROGRESS),
       "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
       "415": errorResponse("Content-Type is present and not JSON", NOT_JSON_TYPE),
       "422": errorResponse("This Idempotency-Key came before with another title or completed", KEY_REUSED),
@@ -166,8 +166,8 @@ function createTask(config: AppConfig) {
 }
 
 /**
- * Says once, at the first answer that shows the list's size, when the list already breaks a limit
- * (it was made before the limit was lowered): it is served as it is, and POSTs answer 507.
+ * Says once, at the first response that shows the list's size, when the list already breaks a limit
+ * (it was made before the limit was lowered): it is served as it is, and POSTs get 507.
  */
 function limitCheck(config: AppConfig, logSink: LogSink): (usage: ListUsage) => void {
   let checked = config.logLevel === "off" || config.logLevel === "error";

@@ -1,5 +1,5 @@
 // WebSockets on Deno: Hono's Deno upgrade takes `Upgrade: websocket` in lower case only, and
-// answers 500 to any other spelling, which RFC 6455 allows; this one takes any, and has Deno ping
+// responds 500 to any other spelling, which RFC 6455 allows; this one takes any, and has Deno ping
 // each subscriber.
 import { defineWebSocketHelper, type UpgradeWebSocket } from "hono/ws";
 import { PING_INTERVAL_S } from "../live/socket-rules.ts";

@@ -10,10 +10,10 @@ const { app, listen, stop } = await startServerApp(Deno.env.toObject(), openNode
   upgradeWebSocket,
 });
 
-// Deno's shutdown cuts off a request body still arriving, so a stop first lets the answers in
+// Deno's shutdown cuts off a request body still arriving, so a stop first lets the responses in
 // flight finish; until then the server still takes connections, and a subscriber gets 503.
 const inFlight = new Set<Promise<Response>>();
-const answer = (request: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {
+const handle = (request: Request, info: Deno.ServeHandlerInfo): Response | Promise<Response> => {
   const response = app.fetch(request, info);
   if (response instanceof Promise) {
     inFlight.add(response);
@@ -29,7 +29,7 @@ const server = Deno.serve(
     onListen: ({ port }) =>
       console.log(`Task list service (Deno ${Deno.version.deno}) listening on http://${listen.host}:${port}`),
   },
-  answer,
+  handle,
 );
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, async () => {

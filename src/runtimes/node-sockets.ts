@@ -1,5 +1,5 @@
 // WebSockets on Node: the server's upgrade requests go through the app, and ws takes those it
-// accepts; every other answer to one, a refusal with its JSON message included, is written whole.
+// accepts; every other response to one, a refusal with its JSON message included, is written whole.
 // ws caps what a subscriber may send, and pings each one to find those that vanished.
 import { type IncomingMessage, type Server, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
@@ -9,7 +9,7 @@ import { MAX_MESSAGE_BYTES, PING_INTERVAL_S } from "../live/socket-rules.ts";
 
 /** Where the app's upgrade leaves the events of a socket it accepts, on the env of an upgrade request. */
 const ACCEPTED = Symbol("accepted WebSocket");
-/** Headers of the app's answer that belong to the connection, which this module writes itself. */
+/** Headers of the app's response that belong to the connection, which this module writes itself. */
 const CONNECTION_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade"]);
 
 interface UpgradeEnv {
@@ -28,26 +28,26 @@ export const upgradeWebSocket: UpgradeWebSocket<WebSocket> = defineWebSocketHelp
 
 /**
  * Hands `server`'s upgrade requests to `fetch` (the app), and upgrades those it accepted; pings
- * every socket each {@link PING_INTERVAL_S} seconds, and ends those that did not answer the last ping.
+ * every socket each {@link PING_INTERVAL_S} seconds, and ends those that sent no pong to the last ping.
  */
 export function serveSockets(
   server: Server,
   fetch: (request: Request, env: UpgradeEnv) => Response | Promise<Response>,
 ): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  const answered = new WeakSet<WebSocket>();
+  const ponged = new WeakSet<WebSocket>();
   server.on("upgrade", (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => {});
     const env: UpgradeEnv = { incoming, [ACCEPTED]: undefined };
     Promise.resolve(fetch(requestOf(incoming), env))
       .then(async (response) => {
         const events = env[ACCEPTED];
-        if (events === undefined) return writeAnswer(socket, response);
+        if (events === undefined) return writeResponse(socket, response);
         if (socket.destroyed) return;
-        // A handshake ws refuses gets its own 400 and never opens, so it never takes a place.
+        // A handshake ws refuses gets its own 400 and never opens, so it never takes a slot.
         sockets.handleUpgrade(incoming, socket, head, (ws) => {
-          answered.add(ws);
-          ws.on("pong", () => answered.add(ws));
+          ponged.add(ws);
+          ws.on("pong", () => ponged.add(ws));
           open(ws, events, incoming);
         });
       })
@@ -55,7 +55,7 @@ export function serveSockets(
   });
   const pings = setInterval(() => {
     for (const ws of sockets.clients) {
-      if (!answered.delete(ws)) ws.terminate();
+      if (!ponged.delete(ws)) ws.terminate();
       else ws.ping();
     }
   }, PING_INTERVAL_S * 1000);
@@ -98,8 +98,8 @@ function requestOf(incoming: IncomingMessage): Request {
   });
 }
 
-/** Writes the app's answer to an upgrade request it did not accept, body and all, then closes the connection. */
-async function writeAnswer(socket: Duplex, response: Response): Promise<void> {
+/** Writes the app's response to an upgrade request it did not accept, body and all, then closes the connection. */
+async function writeResponse(socket: Duplex, response: Response): Promise<void> {
   const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}`, "Connection: close"];
   response.headers.forEach((value, name) => {
     if (!CONNECTION_HEADERS.has(name)) head.push(`${name}: ${value}`);

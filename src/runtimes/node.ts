@@ -21,11 +21,11 @@ const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, 
 });
 
 // Node's own time limits: the headers within 10 s, as on Bun (looked at every second rather than
-// every 30). An idle keep-alive connection is closed 30 s after its answer, as on Bun, while clients
+// every 30). An idle keep-alive connection is closed 30 s after its response, as on Bun, while clients
 // are told `Keep-Alive: timeout=5`: fetch trusts that hint for 3 s, but a busy client runs its timers
-// late and reads a large answer well after Node wrote it, and must find the connection still open
+// late and reads a large response well after Node wrote it, and must find the connection still open
 // when it sends on it. A body that stops arriving is refused by the app after 10 s of silence
-// (BODY_SILENCE_MS); an event stream is an answer, never cut by these.
+// (BODY_SILENCE_MS); an event stream is a response, never cut by these.
 const serverOptions = {
   headersTimeout: 10_000,
   keepAliveTimeout: 5_000,

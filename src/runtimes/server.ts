@@ -9,7 +9,7 @@ import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
 
 /**
- * How long a stopping server waits for the answers it is still sending (a subscriber that does not
+ * How long a stopping server waits for the responses it is still sending (a subscriber that does not
  * read may never take the end of its stream) before it exits anyway.
  */
 const STOP_GRACE_MS = 5_000;

@@ -3,7 +3,7 @@
 import { defineWebSocketHelper, type UpgradeWebSocket } from "hono/ws";
 import { socketContext } from "./socket-context.ts";
 
-/** Answers an upgrade with the client end of a new pair, and runs `events` on the server end. */
+/** Responds to an upgrade with the client end of a new pair, and runs `events` on the server end. */
 export const upgradeWebSocket: UpgradeWebSocket<WebSocket> = defineWebSocketHelper<WebSocket>((c, events) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") return;
   const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];

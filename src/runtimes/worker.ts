@@ -13,7 +13,7 @@ const config = parseAppConfig({ ...env }, WORKERS_PLATFORM);
 const store = await openWorkerStore({ ...env }, { bindings: env, waitUntil });
 
 // With the Durable Object, WebSocket subscribers connect to the object, which holds them through
-// hibernation; its answer's headers cannot be changed, so the Worker answers with a copy.
+// hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
 const openSocket =
   store instanceof DurableObjectStore
     ? async (request: Request, cursor: number) => {

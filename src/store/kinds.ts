@@ -15,7 +15,7 @@ export interface ServerHost {
   readonly log?: StoreLog;
 }
 
-/** What a Worker offers the stores: its bindings, and a way to finish work after the answer. */
+/** What a Worker offers the stores: its bindings, and a way to finish work after the response. */
 export interface WorkerHost {
   readonly bindings: {
     readonly TASK_LIST?: ListObjectNamespace | undefined;
@@ -116,7 +116,7 @@ export async function openServerStore(env: EnvRecord, host: ServerHost): Promise
 
 /**
  * Opens the store TASK_STORE names for a Worker, from its bindings. Nothing is reached yet: Workers
- * allow no I/O at start, so a database or object that cannot be reached answers 503 per request.
+ * allow no I/O at start, so a database or object that cannot be reached gets 503 per request.
  */
 export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<TaskStore> {
   const open = (KINDS[chooseKind(env, "onWorker")] as StoreKind).onWorker;

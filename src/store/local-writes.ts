@@ -18,7 +18,7 @@ export interface PlannedUpdate {
   readonly version: string;
 }
 
-/** Checks an update of task `id` in `list`: the answer when it stops there (or changes nothing), else what to write. */
+/** Checks an update of task `id` in `list`: the result when it stops there (or changes nothing), else what to write. */
 export function planUpdate(
   list: EncodedList,
   id: number,
@@ -45,7 +45,7 @@ export function planUpdate(
   return { task, text: newText, json, change, version: taskVersion(list.instance, id, change) };
 }
 
-/** Checks a removal of task `id` from `list`: the answer when it stops there, else the change that makes it. */
+/** Checks a removal of task `id` from `list`: the result when it stops there, else the change that makes it. */
 export function planRemove(
   list: EncodedList,
   id: number,

@@ -1,9 +1,9 @@
 // A reader's copy of a list kept elsewhere (a Durable Object, a database), and the one question
-// every such store answers: what changed since the last change the copy holds.
+// every such store serves: what changed since the last change the copy holds.
 import { type CopiedChange, EncodedList, type ListVersion } from "../list/encoded-list.ts";
 
 /**
- * Bytes of tasks one answer to {@link ChangesSince} hands over, past which it stops after the task
+ * Bytes of tasks one reply to {@link ChangesSince} hands over, past which it stops after the task
  * it is on. Far under RPC's 32 MiB cap, and small enough that a reader catching up on a whole list
  * holds little more than the list itself.
  */
@@ -18,9 +18,9 @@ export interface ListChanges {
   readonly highestId: number;
   /** The change number of the last deletion the list forgot, or 0. */
   readonly forgotten: number;
-  /** The change the answer follows: the reader's, or 0 when it must start again from nothing. */
+  /** The change the reply follows: the reader's, or 0 when it must start again from nothing. */
   readonly after: number;
-  /** The last change the answer covers: the list's, or less when it stopped at about {@link CHANGES_CHUNK_BYTES}. */
+  /** The last change the reply covers: the list's, or less when it stopped at about {@link CHANGES_CHUNK_BYTES}. */
   readonly through: number;
   /** The tasks whose last change is after `after`, up to `through`, in change order: their JSON joined by commas, and of each its length, id, creation and last change. */
   readonly tasks: {
@@ -97,28 +97,28 @@ export class ListMirror {
     const base = this.#list;
     let instance = fromNothing ? undefined : this.#instance;
     let after = instance === undefined ? 0 : base.change;
-    let answer: ListChanges;
+    let reply: ListChanges;
     let fresh = instance === undefined;
-    // Each task's last change only: a task changed again between two answers keeps the later.
+    // Each task's last change only: a task changed again between two replies keeps the later.
     const batch = new Map<number, CopiedChange>();
     do {
-      answer = await changes(instance, after);
-      if (answer.instance !== instance || answer.after !== after) {
+      reply = await changes(instance, after);
+      if (reply.instance !== instance || reply.after !== after) {
         fresh = true;
         batch.clear();
       }
-      instance = answer.instance;
-      for (const change of changesOf(answer)) {
+      instance = reply.instance;
+      for (const change of changesOf(reply)) {
         batch.delete(change.id);
         batch.set(change.id, change);
       }
-      after = answer.through;
-    } while (answer.through < answer.change);
+      after = reply.through;
+    } while (reply.through < reply.change);
     const ordered = [...batch.values()].sort((a, b) => a.change - b.change);
     if (!fresh) {
       // Another read replaced the copy meanwhile: what this one learnt is in the new copy, or older.
       if (this.#list !== base) return;
-      if (this.#list.copy(ordered, answer.highestId)) return;
+      if (this.#list.copy(ordered, reply.highestId)) return;
       return this.#catchUp(changes, true);
     }
     this.#instance = instance;
@@ -128,16 +128,16 @@ export class ListMirror {
         .sort((a, b) => a.id - b.id)
         .map(({ id, json, created, change }) => ({ id, json: json ?? new Uint8Array(), created, changed: change })),
       deletions: ordered.filter((change) => change.json === undefined),
-      change: answer.change,
-      highestId: answer.highestId,
-      forgotten: answer.forgotten,
+      change: reply.change,
+      highestId: reply.highestId,
+      forgotten: reply.forgotten,
     });
   }
 }
 
-/** The changes of one answer, tasks and deletions merged in change order. */
-function changesOf(answer: ListChanges): CopiedChange[] {
-  const { tasks, deleted } = answer;
+/** The changes of one reply, tasks and deletions merged in change order. */
+function changesOf(reply: ListChanges): CopiedChange[] {
+  const { tasks, deleted } = reply;
   const merged: CopiedChange[] = [];
   let offset = 0;
   for (const [at, length] of tasks.lengths.entries()) {

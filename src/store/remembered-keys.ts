@@ -1,5 +1,5 @@
 // Idempotency-Keys a list in this process's memory remembers: each with the task it added, as it
-// was first answered, and a hash of what it asked for, each write token's oldest forgotten first.
+// was first returned, and a hash of what it asked for, each write token's oldest forgotten first.
 import type { IdempotencyKey } from "./store.ts";
 
 /** What a remembered key says of a request that comes with it again. */
@@ -26,7 +26,7 @@ export class RememberedKeys {
     return known.fingerprint === key.fingerprint ? { taskId: known.taskId, json: known.json } : "another-task";
   }
 
-  /** Remembers that `key` added task `taskId`, answered as `json`, forgetting its scope's oldest keys past `max`. */
+  /** Remembers that `key` added task `taskId`, returned as `json`, forgetting its scope's oldest keys past `max`. */
   remember(key: IdempotencyKey, taskId: number, max: number, json: string): void {
     let keys = this.#scopes.get(key.scope);
     if (keys === undefined) {

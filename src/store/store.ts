@@ -1,5 +1,5 @@
 // The seam between the app and where the list lives: what every store does, in the list's own
-// terms. Nothing here knows HTTP; the app decides what a read means for an answer.
+// terms. Nothing here knows HTTP; the app decides what a read means for a response.
 import type { ListLimits } from "../config.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import type { Limit, ListUsage } from "../list/limits.ts";
@@ -27,10 +27,10 @@ export type TaskPatch = Partial<NewTask>;
 export type IfMatch = readonly string[] | undefined;
 
 /**
- * What a write did, the same for every store. An append answers added, replayed (a known key's
- * task, as it was first answered), key-reused (the key came with another task) or full; an update
- * answers updated, unchanged (the patch changed nothing), full (the new title does not fit),
- * not-found, gone or precondition-failed; a removal answers deleted, not-found, gone or
+ * What a write did, the same for every store. An append returns added, replayed (a known key's
+ * task, as it was first returned), key-reused (the key came with another task) or full; an update
+ * returns updated, unchanged (the patch changed nothing), full (the new title does not fit),
+ * not-found, gone or precondition-failed; a removal returns deleted, not-found, gone or
  * precondition-failed. `json` is the task's JSON as the list serves it, `version` its own version.
  */
 export type WriteResult =
@@ -48,14 +48,14 @@ export type WriteResult =
   /** `not-found`: the id was never given; `gone`: the task was deleted; `precondition-failed`: If-Match named another version. */
   | { readonly outcome: "not-found" | "gone" | "precondition-failed"; readonly usage: ListUsage };
 
-/** What an append may answer. */
+/** What an append may return. */
 export type AppendResult = Extract<WriteResult, { outcome: "added" | "replayed" | "key-reused" | "full" }>;
-/** What an update may answer. */
+/** What an update may return. */
 export type UpdateResult = Extract<
   WriteResult,
   { outcome: "updated" | "unchanged" | "full" | "not-found" | "gone" | "precondition-failed" }
 >;
-/** What a removal may answer. */
+/** What a removal may return. */
 export type RemoveResult = Extract<WriteResult, { outcome: "deleted" | "not-found" | "gone" | "precondition-failed" }>;
 
 /**
@@ -73,7 +73,7 @@ export interface TaskStore {
   /**
    * Appends a task with the next id (one more than the highest ever given) in one atomic step,
    * unless the list would then break one of `limits`, in which case it adds nothing and says which
-   * limit. With `key`, a key the list remembers is answered with its task as first answered (or
+   * limit. With `key`, a key the list remembers returns its task as first returned (or
    * refused, for another task) before any limit; a new one is remembered in the same step.
    */
   append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult>;

@@ -19,7 +19,7 @@ export function accessCases(tokens: { readonly read: string; readonly write: str
   return [
     ...TASK_PATHS.map(
       (path): StatefulCase => ({
-        name: `without a token, GET, HEAD and POST ${path} answer 401 with WWW-Authenticate: ${CHALLENGE}, and nothing is added`,
+        name: `without a token, GET, HEAD and POST ${path} return 401 with WWW-Authenticate: ${CHALLENGE}, and nothing is added`,
         async run(client) {
           const before = await client.readList();
           for (const request of [
@@ -39,7 +39,7 @@ export function accessCases(tokens: { readonly read: string; readonly write: str
       }),
     ),
     {
-      name: 'a token the service does not know answers 401 with error="invalid_token", on GET and POST',
+      name: 'a token the service does not know returns 401 with error="invalid_token", on GET and POST',
       async run(client) {
         const before = await client.readList();
         for (const request of [
@@ -49,7 +49,7 @@ export function accessCases(tokens: { readonly read: string; readonly write: str
           const reply = await client.send({ ...request, headers: { ...request.headers, ...bearer(UNKNOWN) } });
           checkChallenge(reply, INVALID_TOKEN, request.method);
           checkErrorBody(reply);
-          check(!reply.text.includes(UNKNOWN), "the answer must not echo the token");
+          check(!reply.text.includes(UNKNOWN), "the response must not echo the token");
         }
         await checkUnchanged(client, before.text, before.etag);
       },
@@ -66,7 +66,7 @@ export function accessCases(tokens: { readonly read: string; readonly write: str
       },
     },
     {
-      name: "a read token reads the list; a POST with it answers 403 and adds nothing",
+      name: "a read token reads the list; a POST with it returns 403 and adds nothing",
       async run(client) {
         const read = await client.send({ method: "GET", path: "/index.php", headers: bearer(tokens.read) });
         checkEqual(read.status, 200, "status of GET with a read token");
@@ -82,7 +82,7 @@ export function accessCases(tokens: { readonly read: string; readonly write: str
       },
     },
     {
-      name: "access is checked before the body: without a token a POST answers 401, with a read token 403, whatever its size, type or JSON",
+      name: "access is checked before the body: without a token a POST returns 401, with a read token 403, whatever its size, type or JSON",
       async run(client) {
         const before = await client.readList();
         const maxBodyBytes = client.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -103,7 +103,7 @@ export function accessCases(tokens: { readonly read: string; readonly write: str
       },
     },
     {
-      name: "a conditional GET or HEAD without a token answers 401, and with a read token 304",
+      name: "a conditional GET or HEAD without a token returns 401, and with a read token 304",
       async run(client) {
         const { etag } = await client.readList();
         check(etag !== null, "GET /tasks must send an ETag");

@@ -24,7 +24,7 @@ const RACE_TITLE = `Racing for the last bytes ${"r".repeat(200)}`;
 export function byteLimitCases(maxListBytes: number): StatefulCase[] {
   return [
     {
-      name: `concurrent POSTs racing for the last bytes under MAX_LIST_BYTES: exactly the ${RACERS_THAT_FIT} that fit answer 200, the other ${RACERS - RACERS_THAT_FIT} answer 507`,
+      name: `concurrent POSTs racing for the last bytes under MAX_LIST_BYTES: exactly the ${RACERS_THAT_FIT} that fit return 200, the other ${RACERS - RACERS_THAT_FIT} return 507`,
       async run(client) {
         // Room for the racers and a last filler of at most a few KiB, then the filler that leaves
         // room for exactly RACERS_THAT_FIT of them: whichever racer gets an id, its size is that id's.
@@ -63,7 +63,7 @@ export function byteLimitCases(maxListBytes: number): StatefulCase[] {
       },
     },
     {
-      name: "a list filled to exactly MAX_LIST_BYTES with large titles answers 507 to the next POST, naming the byte limit, and adds nothing",
+      name: "a list filled to exactly MAX_LIST_BYTES with large titles returns 507 to the next POST, naming the byte limit, and adds nothing",
       async run(client) {
         await fillTo(client, maxListBytes);
         const before = await client.readList();

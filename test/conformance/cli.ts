@@ -7,7 +7,7 @@ Runs the conformance suite against a running deployment and prints one line per 
 Cases POST tasks, so point it at a deployment whose list may grow.
 
   --base-url URL            where the service answers, its base path included (required)
-  --base-path PATH          the BASE_PATH that ends --base-url, such as /api; checks that paths outside it answer 404
+  --base-path PATH          the BASE_PATH that ends --base-url, such as /api; checks that paths outside it return 404
   --max-body-bytes N        the deployment's MAX_BODY_BYTES (default 1048576)
   --max-tasks N             the deployment's MAX_TASKS, if small enough to fill; checks 507
   --max-list-bytes N        the deployment's MAX_LIST_BYTES: fills the list to it with large titles and checks 507

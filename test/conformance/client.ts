@@ -39,7 +39,7 @@ export interface ConformanceOptions {
   readonly maxSubscribers?: number;
   /**
    * The server learns that a subscriber left only when a write to it fails, as behind wrangler
-   * dev's local proxy: a place then comes free up to 15 s late, which the suite does not wait for.
+   * dev's local proxy: a slot then comes free up to 15 s late, which the suite does not wait for.
    */
   readonly lateLeaving?: boolean;
 }
@@ -91,13 +91,13 @@ const STREAM_CHUNK_BYTES = 16 * 1024;
 export interface Client {
   readonly options: ConformanceOptions;
   send(request: RequestSpec): Promise<Reply>;
-  /** Sends a request and hands back the answer with its body unread, for a stream that goes on. */
+  /** Sends a request and hands back the response with its body unread, for a stream that goes on. */
   open(request: RequestSpec): Promise<Response>;
   /** Opens a WebSocket to `path` (with its query) under the base URL, with the suite's read token. */
   socket(path: string): WebSocket;
   /** Reads the list with GET /tasks and checks that it is a list of tasks. */
   readList(): Promise<ListSnapshot>;
-  /** Creates a task and checks that the answer is 200; returns the created task. */
+  /** Creates a task and checks that the response is 200; returns the created task. */
   create(task: { title: string; completed: boolean }): Promise<Task>;
 }
 

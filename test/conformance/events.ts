@@ -1,4 +1,4 @@
-// Reading what a subscriber receives: Server-Sent Events parsed from an answer's body, and the text
+// Reading what a subscriber receives: Server-Sent Events parsed from a response's body, and the text
 // messages of a WebSocket, each with a bound on how long the test waits for them.
 import { fail } from "./check.ts";
 

@@ -25,19 +25,19 @@ export type BodyRule =
   /** A JSON error body. */
   | { readonly error: ErrorRule };
 
-/** One row of the table: a request and the answer the contract prescribes. */
+/** One row of the table: a request and the response the contract prescribes. */
 export interface TableCase {
   readonly name: string;
   readonly request: RequestSpec;
   readonly status: number;
-  /** Header values the answer must carry exactly; `null` for a header it must not carry. */
+  /** Header values the response must carry exactly; `null` for a header it must not carry. */
   readonly headers?: Readonly<Record<string, string | null>>;
   readonly body: BodyRule;
 }
 
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
 
-/** Sends the case's request and checks the answer, and that a request that fails changes nothing. */
+/** Sends the case's request and checks the response, and that a request that fails changes nothing. */
 export async function runTableCase(client: Client, row: TableCase): Promise<void> {
   const { method } = row.request;
   const before = row.body === "list" || method !== "GET" ? await client.readList() : undefined;

@@ -1,6 +1,6 @@
 // WebSocket handshakes and frames that clients' libraries refuse to send, written on raw sockets to
-// a real server: refusals are 4xx with the contract's JSON message and take no subscriber place, a
-// subscriber may not send big messages, and one that vanished loses its place.
+// a real server: refusals are 4xx with the contract's JSON message and take no subscriber slot, a
+// subscriber may not send big messages, and one that vanished loses its slot.
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "vitest";
 import { expectMessageBody, requestHead } from "../load/http.ts";
@@ -14,8 +14,8 @@ const KEY = "dGhlIHNhbXBsZSBub25jZQ==";
 /** A cursor newer than the list: after a reset and the list, the socket gets nothing unless a test writes. */
 const QUIET_PATH = "/tasks/events?after=999999999";
 /** Seconds the services let a subscriber go without answering a ping, with time to spare: docs/live-changes.md. */
-const PLACE_FREED_S = 90;
-/** How long a place may take to come free behind wrangler dev's local proxy once a client leaves. */
+const SLOT_FREED_S = 90;
+/** How long a slot may take to come free behind wrangler dev's local proxy once a client leaves. */
 const PLACE_FREED_LATE_MS = 30_000;
 
 /** How a test reaches the server: its base path and the read token, if it needs one. */
@@ -40,7 +40,7 @@ function handshake(target: SocketTarget, changes: Record<string, string | undefi
   );
 }
 
-/** Sends one handshake on a raw connection and resolves with the answer's head (and body, unless it switched). */
+/** Sends one handshake on a raw connection and resolves with the response's head (and body, unless it switched). */
 async function upgrade(
   server: RunningServer,
   target: SocketTarget,
@@ -119,12 +119,12 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   // wrangler dev's local proxy makes a handshake of its own to the Worker, and answers the client
   // itself: text for what it refuses, 101 for what it lets through. Cloudflare's edge is not it.
   const proxied = runtime === "wrangler";
-  test(`malformed WebSocket handshakes answer 400 with a JSON message${proxied ? " (or what wrangler dev's proxy answers), never a 5xx" : ""}, and ${target.maxSubscribers} of each leave every subscriber place free`, async () => {
+  test(`malformed WebSocket handshakes return 400 with a JSON message${proxied ? " (or what wrangler dev's proxy answers), never a 5xx" : ""}, and ${target.maxSubscribers} of each leave every subscriber slot free`, async () => {
     for (const changes of malformed) {
       for (let i = 0; i < target.maxSubscribers; i++) {
         const { connection, response } = await upgrade(server(), target, changes);
         connection.destroy();
-        // Handshakes the proxy lets through take places that free late: past them a 503, the limit's answer.
+        // Handshakes the proxy lets through take slots that free late: past them a 503, the limit's answer.
         if (proxied) expect([response?.status]).not.toContain(500);
         else expectRefusal(response, 400);
       }
@@ -142,7 +142,7 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
     }
   });
 
-  /** A handshake that takes a place: behind wrangler dev's proxy, places earlier tests held come free late. */
+  /** A handshake that takes a slot: behind wrangler dev's proxy, slots earlier tests held come free late. */
   const admitted = async (changes: Record<string, string | undefined> = {}) => {
     const deadline = Date.now() + (proxied ? PLACE_FREED_LATE_MS : 0);
     for (;;) {
@@ -160,20 +160,20 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   });
 
   if (target.token !== undefined) {
-    test("a WebSocket handshake without a token answers 401 with the JSON message", async () => {
+    test("a WebSocket handshake without a token returns 401 with the JSON message", async () => {
       const { connection, response } = await upgrade(server(), target, { Authorization: undefined });
       connection.destroy();
       expectRefusal(response, 401);
     });
   }
 
-  test("a WebSocket handshake with a malformed cursor answers 400 with the JSON message", async () => {
+  test("a WebSocket handshake with a malformed cursor returns 400 with the JSON message", async () => {
     const { connection, response } = await upgrade(server(), target, {}, "/tasks/events?after=-1");
     connection.destroy();
     expectRefusal(response, 400);
   });
 
-  test("a WebSocket handshake past MAX_SUBSCRIBERS answers 503 with Retry-After and the JSON message", async () => {
+  test("a WebSocket handshake past MAX_SUBSCRIBERS returns 503 with Retry-After and the JSON message", async () => {
     const held: RawConnection[] = [];
     try {
       let refused: RawResponse | undefined;
@@ -216,23 +216,23 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   }
 }
 
-/** Resolves once the one place of a MAX_SUBSCRIBERS=1 server takes a new WebSocket; fails after {@link PLACE_FREED_S}. */
+/** Resolves once the one slot of a MAX_SUBSCRIBERS=1 server takes a new WebSocket; fails after {@link SLOT_FREED_S}. */
 async function placeFreed(server: RunningServer, target: SocketTarget): Promise<void> {
-  const deadline = Date.now() + PLACE_FREED_S * 1000;
+  const deadline = Date.now() + SLOT_FREED_S * 1000;
   for (;;) {
     const { connection, response } = await upgrade(server, target);
     connection.destroy();
     if (response?.status === 101) return;
     expect(response?.status).toBe(503);
-    expect(Date.now(), "the subscriber holding the place must lose it").toBeLessThan(deadline);
+    expect(Date.now(), "the subscriber holding the slot must lose it").toBeLessThan(deadline);
     await sleep(1_000);
   }
 }
 
 /**
- * On a server of its own with one subscriber place, beside the file's other suites since it waits:
+ * On a server of its own with one subscriber slot, beside the file's other suites since it waits:
  * a WebSocket subscriber that never answers the server's pings (a client that vanished without
- * closing) loses its place, and a new subscriber gets it.
+ * closing) loses its slot, and a new subscriber gets it.
  */
 export function describeVanishedSubscriber(runtime: Runtime): void {
   describeAlongside(`${runtime} server with MAX_SUBSCRIBERS=1 and a subscriber that vanished`, () => {
@@ -240,7 +240,7 @@ export function describeVanishedSubscriber(runtime: Runtime): void {
     const target: SocketTarget = { basePath: "", token: undefined, maxSubscribers: 1 };
 
     test(
-      `a subscriber that stalls inside a frame declaring 50 MiB is dropped within ${PLACE_FREED_S} s, and its place comes free`,
+      `a subscriber that stalls inside a frame declaring 50 MiB is dropped within ${SLOT_FREED_S} s, and its slot comes free`,
       async () => {
         const { connection: stalled, response } = await upgrade(server(), target);
         try {
@@ -253,11 +253,11 @@ export function describeVanishedSubscriber(runtime: Runtime): void {
           stalled.destroy();
         }
       },
-      (PLACE_FREED_S + 30) * 1000,
+      (SLOT_FREED_S + 30) * 1000,
     );
 
     test(
-      `a WebSocket subscriber that answers no ping is pinged, and loses its place within ${PLACE_FREED_S} s`,
+      `a WebSocket subscriber that answers no ping is pinged, and loses its slot within ${SLOT_FREED_S} s`,
       async () => {
         const { connection: silent, response } = await upgrade(server(), target);
         try {
@@ -269,7 +269,7 @@ export function describeVanishedSubscriber(runtime: Runtime): void {
           silent.destroy();
         }
       },
-      (PLACE_FREED_S + 30) * 1000,
+      (SLOT_FREED_S + 30) * 1000,
     );
   });
 }

@@ -32,7 +32,7 @@ export function idempotencyCases(options: {
 }): StatefulCase[] {
   return [
     {
-      name: "a POST with an Idempotency-Key sent again answers 200 with the same task and Idempotent-Replayed: true, and adds nothing",
+      name: "a POST with an Idempotency-Key sent again returns 200 with the same task and Idempotent-Replayed: true, and adds nothing",
       async run(client) {
         const key = newKey();
         const task = { title: "Once only", completed: false };
@@ -43,14 +43,14 @@ export function idempotencyCases(options: {
         checkEqual(after.tasks.at(-1), added, "the task the first POST added, last in the list");
         for (const path of ["/tasks", "/index.php"]) {
           const again = await client.send({ ...keyedPost(task, key), path });
-          checkEqual(again.text, first.text, `the answer to the same POST again on ${path}`);
+          checkEqual(again.text, first.text, `the response to the same POST again on ${path}`);
           checkEqual(again.headers.get("idempotent-replayed"), "true", "Idempotent-Replayed of the replay");
         }
         await checkUnchanged(client, after.text, after.etag);
       },
     },
     {
-      name: "the same key with another title or completed answers 422 and adds nothing",
+      name: "the same key with another title or completed returns 422 and adds nothing",
       async run(client) {
         const key = newKey();
         created(await client.send(keyedPost({ title: "The first", completed: false }, key)), "the first POST");
@@ -67,7 +67,7 @@ export function idempotencyCases(options: {
       },
     },
     {
-      name: "a malformed Idempotency-Key answers 400 naming the header, before the body is looked at, and adds nothing",
+      name: "a malformed Idempotency-Key returns 400 naming the header, before the body is looked at, and adds nothing",
       async run(client) {
         const before = await client.readList();
         for (const key of ["", "x".repeat(256), "two words", "caf\u00e9"]) {

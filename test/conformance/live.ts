@@ -17,7 +17,7 @@ function eventText(task: Task): string {
   return `id: ${task.id}\nevent: task\ndata: ${JSON.stringify(task)}`;
 }
 
-/** Opens /tasks/events with `headers` and `query`, checks the answer starts a stream, and reads it. */
+/** Opens /tasks/events with `headers` and `query`, checks the response starts a stream, and reads it. */
 export async function subscribe(
   client: Client,
   query = "",
@@ -47,7 +47,7 @@ async function checkQuiet(reader: { poll(ms: number): Promise<unknown> }, what: 
   if (extra !== undefined) fail(`${what}: got more than expected: ${JSON.stringify(extra)}`);
 }
 
-/** An answer read whole, as the client's `send` gives it. */
+/** A response read whole, as the client's `send` gives it. */
 async function replyOf(res: Response): Promise<Reply> {
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, text: new TextDecoder().decode(bytes) };
@@ -89,7 +89,7 @@ export function liveCases(options: {
       }),
     ),
     {
-      name: "an after that is not a whole number of at most 15 digits answers 400 naming after, on the list and on /tasks/events",
+      name: "an after that is not a whole number of at most 15 digits returns 400 naming after, on the list and on /tasks/events",
       async run(client) {
         for (const path of ["/tasks", "/index.php", EVENTS]) {
           for (const bad of BAD_CURSORS) {
@@ -101,7 +101,7 @@ export function liveCases(options: {
       },
     },
     {
-      name: "a Last-Event-ID that is not a whole number of at most 15 digits answers 400 naming it, before any stream",
+      name: "a Last-Event-ID that is not a whole number of at most 15 digits returns 400 naming it, before any stream",
       async run(client) {
         for (const bad of BAD_CURSORS.filter((cursor) => cursor.trim() === cursor && cursor !== "")) {
           const reply = await client.send({ method: "GET", path: EVENTS, headers: { "Last-Event-ID": bad } });
@@ -266,16 +266,16 @@ function socketCases(): StatefulCase[] {
   ];
 }
 
-/** How long a place may take to come free once a subscriber leaves. */
+/** How long a slot may take to come free once a subscriber leaves. */
 const PLACE_FREED_MS = 30_000;
 
 /**
  * MAX_SUBSCRIBERS: past it a subscriber is refused with 503 and Retry-After, until one leaves.
- * Subscribers of earlier cases may still hold places where leaving is seen late, so it opens
+ * Subscribers of earlier cases may still hold slots where leaving is seen late, so it opens
  * subscribers until one is refused, never more than the limit allows.
  */
 function subscriberLimitCase(max: number, lateLeaving: boolean): StatefulCase {
-  const comesBack = lateLeaving ? "" : ", and a place again once one leaves";
+  const comesBack = lateLeaving ? "" : ", and a slot again once one leaves";
   return {
     name: `past MAX_SUBSCRIBERS (${max}) a subscriber gets 503 with Retry-After${comesBack}`,
     async run(client) {
@@ -301,7 +301,7 @@ function subscriberLimitCase(max: number, lateLeaving: boolean): StatefulCase {
             break;
           }
           await res.body?.cancel();
-          if (Date.now() > deadline) fail("a place must come free once a subscriber leaves");
+          if (Date.now() > deadline) fail("a slot must come free once a subscriber leaves");
           await new Promise((done) => setTimeout(done, 50));
         }
       } finally {

@@ -120,12 +120,12 @@ function describeServer(
       maxSubscribers: options.maxSubscribers ?? 1,
     });
 
-    test(`the ${runtime} server answers 401 to a POST without a token before the client sends its body`, async () => {
+    test(`the ${runtime} server returns 401 to a POST without a token before the client sends its body`, async () => {
       const running = server();
       const requestId = `early-401-${crypto.randomUUID()}`;
       const connection = new RawConnection(running.baseUrl);
       await connection.connected;
-      // A million bytes announced, ten sent: the answer can only come from a server that does not wait for them.
+      // A million bytes announced, ten sent: the response can only come from a server that does not wait for them.
       await connection.write(
         `${requestHead("POST", `${options.basePath ?? ""}/tasks`, {
           "Content-Type": "application/json",
@@ -136,7 +136,7 @@ function describeServer(
       try {
         const line = await eventually(() => logLine(running.output(), requestId));
         expect(line).toMatchObject({ method: "POST", status: 401 });
-        // wrangler dev's local proxy holds the answer until the request is complete; the other
+        // wrangler dev's local proxy holds the response until the request is complete; the other
         // runtimes send it at once.
         if (runtime !== "wrangler") {
           const res = await eventually(() => parseResponses(connection.received)[0]);

@@ -158,7 +158,7 @@ export function corsCases(origins: "*" | readonly string[] | undefined): Statefu
         },
       },
       {
-        name: "with CORS off, an OPTIONS preflight answers 405 with Allow: GET, HEAD, POST",
+        name: "with CORS off, an OPTIONS preflight returns 405 with Allow: GET, HEAD, POST",
         async run(client) {
           const reply = await client.send(preflight("/tasks", "https://elsewhere.example"));
           checkEqual(reply.status, 405, "status of the preflight");
@@ -173,7 +173,7 @@ export function corsCases(origins: "*" | readonly string[] | undefined): Statefu
   const cases: StatefulCase[] = [
     ...TASK_PATH_NAMES.map(
       (path): StatefulCase => ({
-        name: `with CORS on, an OPTIONS preflight for ${path} from an allowed origin answers 204 allowing GET, HEAD and POST, and the Authorization and Content-Type headers`,
+        name: `with CORS on, an OPTIONS preflight for ${path} from an allowed origin returns 204 allowing GET, HEAD and POST, and the Authorization and Content-Type headers`,
         async run(client) {
           const request = preflight(path, allowed);
           const reply = await client.send({
@@ -249,7 +249,7 @@ export function corsCases(origins: "*" | readonly string[] | undefined): Statefu
 export function limitCases(maxTasks: number): StatefulCase[] {
   return [
     {
-      name: "POST answers 507 once the list holds MAX_TASKS tasks, and adds nothing; a key sent before it filled still replays",
+      name: "POST returns 507 once the list holds MAX_TASKS tasks, and adds nothing; a key sent before it filled still replays",
       async run(client) {
         const key = `before-full-${crypto.randomUUID()}`;
         const keyed = (title: string) => {
@@ -295,7 +295,7 @@ function conditionalCases(): StatefulCase[] {
   return variants.flatMap(([what, header]) =>
     ["GET", "HEAD"].map(
       (method): StatefulCase => ({
-        name: `${method} with If-None-Match holding ${what} answers 304 with no body`,
+        name: `${method} with If-None-Match holding ${what} returns 304 with no body`,
         async run(client) {
           const { etag } = await client.readList();
           check(etag !== null, "GET /tasks must send an ETag");

@@ -34,7 +34,7 @@ export function tableCases(options: ConformanceOptions): TableCase[] {
 function readCases(): TableCase[] {
   return TASK_PATHS.flatMap((path): TableCase[] => [
     {
-      name: `GET ${path} answers 200 with the list as JSON and Cache-Control: no-cache`,
+      name: `GET ${path} returns 200 with the list as JSON and Cache-Control: no-cache`,
       request: { method: "GET", path },
       status: 200,
       headers: LIST_HEADERS,
@@ -48,7 +48,7 @@ function readCases(): TableCase[] {
       body: "list",
     },
     {
-      name: `HEAD ${path} answers 200 with no body`,
+      name: `HEAD ${path} returns 200 with no body`,
       request: { method: "HEAD", path },
       status: 200,
       headers: LIST_HEADERS,
@@ -68,9 +68,9 @@ function createCases(options: ConformanceOptions): TableCase[] {
   const unicode = { title: 'Grüße, 世界 🚀 "quoted" \\ tab\t line\nbreak \u0000 \u2028', completed: true };
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return [
-    created("POST /tasks answers 200 with the created task, appended with the next id", jsonPost("/tasks", task), task),
+    created("POST /tasks returns 200 with the created task, appended with the next id", jsonPost("/tasks", task), task),
     created(
-      "POST /index.php answers 200 with the created task, appended with the next id",
+      "POST /index.php returns 200 with the created task, appended with the next id",
       jsonPost("/index.php", { title: "Post through the script path", completed: true }),
       { title: "Post through the script path", completed: true },
     ),
@@ -138,7 +138,7 @@ function contentTypeCases(): TableCase[] {
     ["text/plain", "{not json"],
   ].map(
     ([type, body]): TableCase => ({
-      name: `POST with Content-Type ${type} and body ${body} answers 415 and adds nothing`,
+      name: `POST with Content-Type ${type} and body ${body} returns 415 and adds nothing`,
       request: { method: "POST", path: "/tasks", headers: { "Content-Type": type ?? "" }, body: body ?? "" },
       status: 415,
       body: { error: {} },
@@ -162,14 +162,14 @@ function invalidBodyCases(): TableCase[] {
   ];
   const cases = bodies.map(
     ([what, body]): TableCase => ({
-      name: `POST with ${what} answers 400 and adds nothing`,
+      name: `POST with ${what} returns 400 and adds nothing`,
       request: { method: "POST", path: "/tasks", headers: JSON_TYPE, body },
       status: 400,
       body: { error: {} },
     }),
   );
   cases.push({
-    name: "POST with an empty body and no Content-Type answers 400 and adds nothing",
+    name: "POST with an empty body and no Content-Type returns 400 and adds nothing",
     request: { method: "POST", path: "/tasks" },
     status: 400,
     body: { error: {} },
@@ -203,21 +203,21 @@ function fieldCases(): TableCase[] {
   return [
     ...missing.map(
       ([what, value]): TableCase => ({
-        name: `POST with ${what} answers 400 "${MISSING_FIELD_MESSAGE}" and adds nothing`,
+        name: `POST with ${what} returns 400 "${MISSING_FIELD_MESSAGE}" and adds nothing`,
         request: { method: "POST", path: "/tasks", headers: JSON_TYPE, body: JSON.stringify(value) },
         status: 400,
         body: MISSING,
       }),
     ),
     {
-      name: `POST /index.php with no completed answers 400 "${MISSING_FIELD_MESSAGE}" and adds nothing`,
+      name: `POST /index.php with no completed returns 400 "${MISSING_FIELD_MESSAGE}" and adds nothing`,
       request: jsonPost("/index.php", { title: "Script path" }),
       status: 400,
       body: MISSING,
     },
     ...wrongType.map(
       ([what, value, field]): TableCase => ({
-        name: `POST with ${what} answers 400 naming ${field} and adds nothing`,
+        name: `POST with ${what} returns 400 naming ${field} and adds nothing`,
         request: jsonPost("/tasks", value),
         status: 400,
         body: { error: { naming: field } },
@@ -231,13 +231,13 @@ function sizeCases(options: ConformanceOptions): TableCase[] {
   const over = padded({ title: "Over the limit", completed: false }, limit + 1);
   return [
     {
-      name: "POST with a body one byte over MAX_BODY_BYTES answers 413 and adds nothing",
+      name: "POST with a body one byte over MAX_BODY_BYTES returns 413 and adds nothing",
       request: { method: "POST", path: "/tasks", headers: JSON_TYPE, body: over },
       status: 413,
       body: { error: {} },
     },
     {
-      name: "POST with a chunked body over MAX_BODY_BYTES and no Content-Length answers 413 and adds nothing",
+      name: "POST with a chunked body over MAX_BODY_BYTES and no Content-Length returns 413 and adds nothing",
       request: { method: "POST", path: "/tasks", headers: JSON_TYPE, body: { streamed: over } },
       status: 413,
       body: { error: {} },
@@ -263,7 +263,7 @@ function methodCases(options: ConformanceOptions): TableCase[] {
   return TASK_PATHS.flatMap((path) =>
     methods.map(
       (method): TableCase => ({
-        name: `${method} ${path} answers 405 with Allow: GET, HEAD, POST and no body`,
+        name: `${method} ${path} returns 405 with Allow: GET, HEAD, POST and no body`,
         request: {
           method,
           path,
@@ -284,7 +284,7 @@ function openApiCases(options: ConformanceOptions): TableCase[] {
   if (options.corsOrigins === undefined) methods.push("OPTIONS");
   return [
     {
-      name: "GET /openapi.json answers 200 with the OpenAPI document of the contract",
+      name: "GET /openapi.json returns 200 with the OpenAPI document of the contract",
       request: { method: "GET", path: "/openapi.json" },
       status: 200,
       body: "openapi",
@@ -296,14 +296,14 @@ function openApiCases(options: ConformanceOptions): TableCase[] {
       body: "openapi",
     },
     {
-      name: "HEAD /openapi.json answers 200 with no body",
+      name: "HEAD /openapi.json returns 200 with no body",
       request: { method: "HEAD", path: "/openapi.json" },
       status: 200,
       body: "empty",
     },
     ...methods.map(
       (method): TableCase => ({
-        name: `${method} /openapi.json answers 405 with Allow: GET, HEAD and no body`,
+        name: `${method} /openapi.json returns 405 with Allow: GET, HEAD and no body`,
         request: { method, path: "/openapi.json" },
         status: 405,
         headers: { Allow: "GET, HEAD" },
@@ -319,7 +319,7 @@ function homePageCases(options: ConformanceOptions): TableCase[] {
   const pageHeaders = { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache" };
   return [
     {
-      name: "GET / answers 200 with the home page as HTML, under a policy that allows no other origin",
+      name: "GET / returns 200 with the home page as HTML, under a policy that allows no other origin",
       request: { method: "GET", path: "/" },
       status: 200,
       headers: pageHeaders,
@@ -333,7 +333,7 @@ function homePageCases(options: ConformanceOptions): TableCase[] {
       body: "page",
     },
     {
-      name: "HEAD / answers 200 with no body",
+      name: "HEAD / returns 200 with no body",
       request: { method: "HEAD", path: "/" },
       status: 200,
       headers: pageHeaders,
@@ -341,7 +341,7 @@ function homePageCases(options: ConformanceOptions): TableCase[] {
     },
     ...methods.map(
       (method): TableCase => ({
-        name: `${method} / answers 405 with Allow: GET, HEAD and no body`,
+        name: `${method} / returns 405 with Allow: GET, HEAD and no body`,
         request: { method, path: "/" },
         status: 405,
         headers: { Allow: "GET, HEAD" },
@@ -366,7 +366,7 @@ function notFoundCases(options: ConformanceOptions): TableCase[] {
   ];
   const cases = paths.map(
     (path): TableCase => ({
-      name: `GET ${path} answers 404 "Not found"`,
+      name: `GET ${path} returns 404 "Not found"`,
       request: { method: "GET", path },
       status: 404,
       body: NOT_FOUND,
@@ -374,13 +374,13 @@ function notFoundCases(options: ConformanceOptions): TableCase[] {
   );
   cases.push(
     {
-      name: "POST /tasks/007 answers 404 and adds nothing",
+      name: "POST /tasks/007 returns 404 and adds nothing",
       request: jsonPost("/tasks/007", { title: "Wrong path", completed: false }),
       status: 404,
       body: NOT_FOUND,
     },
     {
-      name: "DELETE /tasks/007 answers 404",
+      name: "DELETE /tasks/007 returns 404",
       request: { method: "DELETE", path: "/tasks/007" },
       status: 404,
       body: NOT_FOUND,
@@ -389,14 +389,14 @@ function notFoundCases(options: ConformanceOptions): TableCase[] {
   if (options.basePath !== undefined && options.basePath !== "") {
     for (const path of [...TASK_PATHS, "/openapi.json", "/"]) {
       cases.push({
-        name: `GET ${path} outside the base path answers 404`,
+        name: `GET ${path} outside the base path returns 404`,
         request: { method: "GET", path, outsideBasePath: true },
         status: 404,
         body: NOT_FOUND,
       });
     }
     cases.push({
-      name: "POST /tasks outside the base path answers 404 and adds nothing",
+      name: "POST /tasks outside the base path returns 404 and adds nothing",
       request: { ...jsonPost("/tasks", { title: "Outside", completed: false }), outsideBasePath: true },
       status: 404,
       body: NOT_FOUND,

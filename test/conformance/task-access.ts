@@ -14,7 +14,7 @@ export function taskAccessCases(options: {
   const { tokens, corsOrigins } = options;
   if (tokens !== undefined) {
     cases.push({
-      name: "a task is read with a read token; without a token it answers 401, and a read token's PUT, PATCH and DELETE answer 403 and change nothing",
+      name: "a task is read with a read token; without a token it returns 401, and a read token's PUT, PATCH and DELETE return 403 and change nothing",
       async run(client) {
         const { id } = await client.create({ title: "Guarded by tokens", completed: false });
         const read = { Authorization: `Bearer ${tokens.read}` };

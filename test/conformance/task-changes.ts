@@ -16,7 +16,7 @@ export function toTask(method: string, id: number, value?: unknown, headers: Rec
   return value === undefined ? spec : { ...spec, body: JSON.stringify(value) };
 }
 
-/** The answer to a write that must succeed, as the task it carries. */
+/** The response to a write that must succeed, as the task it carries. */
 export function changed(reply: Reply, what: string): Task {
   checkEqual(reply.status, 200, `status of ${what} (body ${reply.text})`);
   const task = parseJson(reply, what);
@@ -61,7 +61,7 @@ export function taskChangeCases(): StatefulCase[] {
       },
     },
     {
-      name: "an {id} that is not written as the list writes ids, or an id never given, answers 404 Not found; /index.php/{id} does not exist",
+      name: "an {id} that is not written as the list writes ids, or an id never given, returns 404 Not found; /index.php/{id} does not exist",
       async run(client) {
         const list = await client.readList();
         const never = 900_000_000_000_000;
@@ -74,7 +74,7 @@ export function taskChangeCases(): StatefulCase[] {
       },
     },
     {
-      name: "other methods on /tasks/{id} answer 405 with an empty body and Allow: GET, HEAD, PUT, PATCH, DELETE",
+      name: "other methods on /tasks/{id} return 405 with an empty body and Allow: GET, HEAD, PUT, PATCH, DELETE",
       async run(client) {
         const { id } = await client.create({ title: "Allows five methods", completed: false });
         for (const method of ["POST", "PROPFIND", ...(client.options.corsOrigins === undefined ? ["OPTIONS"] : [])]) {
@@ -119,7 +119,7 @@ export function taskChangeCases(): StatefulCase[] {
       },
     },
     {
-      name: "a PATCH that changes nothing, {} among them, answers 200 with the task and its ETag, and the list's ETag stays",
+      name: "a PATCH that changes nothing, {} among them, returns 200 with the task and its ETag, and the list's ETag stays",
       async run(client) {
         const created = await client.create({ title: "Left as it is", completed: true });
         const { etag } = await readTask(client, created.id);
@@ -133,7 +133,7 @@ export function taskChangeCases(): StatefulCase[] {
       },
     },
     {
-      name: "a PATCH with another Content-Type answers 415 with Accept-Patch, and a malformed patch 400 naming the field; nothing changes",
+      name: "a PATCH with another Content-Type returns 415 with Accept-Patch, and a malformed patch 400 naming the field; nothing changes",
       async run(client) {
         const { id } = await client.create({ title: "Refuses bad patches", completed: false });
         const list = await client.readList();
@@ -183,7 +183,7 @@ export function taskChangeCases(): StatefulCase[] {
       },
     },
     {
-      name: "DELETE answers 204 with no body; the task leaves the list, later reads and writes of it answer 410, and its id is never given again",
+      name: "DELETE returns 204 with no body; the task leaves the list, later reads and writes of it return 410, and its id is never given again",
       async run(client) {
         const doomed = await client.create({ title: "Deleted soon", completed: false });
         const list = await client.readList();
@@ -241,7 +241,7 @@ export function taskChangeCases(): StatefulCase[] {
 function preconditionCases(): StatefulCase[] {
   return [
     {
-      name: "If-Match with the task's ETag or * lets a write through; another ETag, a weak one or another task's answers 412 and nothing changes",
+      name: "If-Match with the task's ETag or * lets a write through; another ETag, a weak one or another task's returns 412 and nothing changes",
       async run(client) {
         const { id } = await client.create({ title: "Guarded", completed: false });
         const { etag } = await readTask(client, id);

@@ -13,7 +13,7 @@ export function taskLimitCases(options: { maxListBytes?: number; maxTasks?: numb
   const cases: StatefulCase[] = [];
   if (maxListBytes !== undefined) {
     cases.push({
-      name: "on a list at MAX_LIST_BYTES, a PATCH that lengthens a title answers 507 naming the byte limit, one that shortens it passes, and a deletion frees room for a new task",
+      name: "on a list at MAX_LIST_BYTES, a PATCH that lengthens a title returns 507 naming the byte limit, one that shortens it passes, and a deletion frees room for a new task",
       async run(client) {
         await fillTo(client, maxListBytes);
         const before = await client.readList();

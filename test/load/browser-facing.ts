@@ -29,7 +29,7 @@ function accessControlHeaders(res: Response): string[] {
 /** Registers real preflight and cross-origin requests against a server started with CORS_ORIGINS = {@link corsOrigins}. */
 export function describeCors(server: () => RunningServer): void {
   test.each(ALLOWED_ORIGINS)(
-    "a preflight from the allowed origin %s answers 204 allowing POST with Content-Type",
+    "a preflight from the allowed origin %s returns 204 allowing POST with Content-Type",
     async (origin) => {
       const res = await send(server(), "/tasks", preflight(origin));
       expect(res.status).toBe(204);
@@ -43,7 +43,7 @@ export function describeCors(server: () => RunningServer): void {
     },
   );
 
-  test("a preflight from an origin not in CORS_ORIGINS answers 204 without allowing it", async () => {
+  test("a preflight from an origin not in CORS_ORIGINS returns 204 without allowing it", async () => {
     const res = await send(server(), "/index.php", preflight(REFUSED_ORIGIN));
     expect(res.status).toBe(204);
     expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
@@ -75,7 +75,7 @@ export function describeCors(server: () => RunningServer): void {
 
 /** Registers the check that, with CORS_ORIGINS unset, a real preflight gets 405 and no CORS headers. */
 export function describeCorsOff(server: () => RunningServer): void {
-  test("with CORS_ORIGINS unset, a preflight answers 405 with Allow and no Access-Control-* headers", async () => {
+  test("with CORS_ORIGINS unset, a preflight returns 405 with Allow and no Access-Control-* headers", async () => {
     const [origin = ""] = ALLOWED_ORIGINS;
     const res = await send(server(), "/tasks", preflight(origin));
     expect(res.status).toBe(405);
@@ -86,7 +86,7 @@ export function describeCorsOff(server: () => RunningServer): void {
 }
 
 /**
- * Registers the checks that every answer carries `X-Content-Type-Options: nosniff` and that
+ * Registers the checks that every response carries `X-Content-Type-Options: nosniff` and that
  * request input containing markup comes back, if at all, only inside JSON strings.
  */
 export function describeNoEcho(server: () => RunningServer): void {

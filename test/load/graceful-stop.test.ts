@@ -25,7 +25,7 @@ for (const runtime of ["node", "bun", "deno"] as const) {
   describe(`${runtime} server stopped while a POST's body is arriving`, () => {
     const server = useServer(runtime, { LOG_LEVEL: "warn" });
 
-    test(`the POST completes with 200 and its task, a subscriber arriving meanwhile is ${ARRIVAL[runtime] === "refused" ? "refused a connection" : "answered 503 with Retry-After"}, an idle keep-alive connection is closed, and the server exits with 0`, async () => {
+    test(`the POST completes with 200 and its task, a subscriber arriving meanwhile is ${ARRIVAL[runtime] === "refused" ? "refused a connection" : "returned 503 with Retry-After"}, an idle keep-alive connection is closed, and the server exits with 0`, async () => {
       const { baseUrl, terminate } = server();
       const idle = new RawConnection(baseUrl);
       await idle.connected;
@@ -72,7 +72,7 @@ for (const runtime of ["node", "bun", "deno"] as const) {
   });
 }
 
-/** Asks for the event stream once on a connection of its own: the answer, or that the connection was refused or reset. */
+/** Asks for the event stream once on a connection of its own: the response, or that the connection was refused or reset. */
 function subscribe(baseUrl: string): Promise<Arrival> {
   return new Promise((done, fail) => {
     const request = get(`${baseUrl}/tasks/events`, { agent: false }, (res) => {

@@ -16,7 +16,7 @@ export async function listText(server: RunningServer): Promise<string> {
   return res.text();
 }
 
-/** POSTs a task and returns the answer's status and body. */
+/** POSTs a task and returns the response's status and body. */
 export async function postTask(server: RunningServer, title: string): Promise<{ status: number; text: string }> {
   const res = await send(server, "/tasks", {
     method: "POST",

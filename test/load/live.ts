@@ -48,7 +48,7 @@ class RawSubscriber {
     this.socket.write(requestHead("GET", path, { Accept: "text/event-stream" }));
   }
 
-  /** Everything received so far, as it came: the answer's head, then the chunked body. */
+  /** Everything received so far, as it came: the response's head, then the chunked body. */
   get received(): string {
     return this.#text;
   }
@@ -58,7 +58,7 @@ class RawSubscriber {
     return this.#closed;
   }
 
-  /** Resolves once the answer's head and the stream's opening comment have arrived. */
+  /** Resolves once the response's head and the stream's opening comment have arrived. */
   async opened(): Promise<void> {
     while (!this.#text.includes(": following the list")) {
       if (this.#closed) throw new Error(`the subscription ended before it opened: ${this.#text.slice(0, 300)}`);
@@ -83,7 +83,7 @@ async function post(baseUrl: string, title: string): Promise<Task> {
   return (await res.json()) as Task;
 }
 
-/** Whether a new subscriber gets a place now: the only one is taken while a subscriber holds it. */
+/** Whether a new subscriber gets a slot now: the only one is taken while a subscriber holds it. */
 async function placeFree(baseUrl: string): Promise<boolean> {
   const res = await fetch(`${baseUrl}/tasks/events?after=999999999`);
   await res.body?.cancel();
@@ -161,7 +161,7 @@ function describeStopping(runtime: Runtime): void {
   });
 }
 
-/** A subscriber that stops reading, on a server whose one subscriber place shows when it is cut off. */
+/** A subscriber that stops reading, on a server whose one subscriber slot shows when it is cut off. */
 function describeStalled(runtime: Runtime): void {
   describe(`${runtime} server with MAX_SUBSCRIBERS=1`, () => {
     const server = useServer(runtime, { LOG_LEVEL: "warn", MAX_SUBSCRIBERS: "1" });
@@ -230,12 +230,12 @@ function describeStalled(runtime: Runtime): void {
   });
 }
 
-/** Subscribers that come at once, each getting the next task, and give their places back when they go. */
+/** Subscribers that come at once, each getting the next task, and give their slots back when they go. */
 function describeCrowd(runtime: Runtime): void {
-  // Behind wrangler dev's local proxy a subscriber's leaving is seen late, so there no place is counted.
-  const places = runtime === "wrangler" ? {} : { MAX_SUBSCRIBERS: String(CROWD[runtime]) };
+  // Behind wrangler dev's local proxy a subscriber's leaving is seen late, so there no slot is counted.
+  const slots = runtime === "wrangler" ? {} : { MAX_SUBSCRIBERS: String(CROWD[runtime]) };
   describe(`${runtime} server taking a crowd of subscribers`, () => {
-    const server = useServer(runtime, { LOG_LEVEL: "warn", ...places });
+    const server = useServer(runtime, { LOG_LEVEL: "warn", ...slots });
 
     /** A crowd comes at once, each gets the next task, and all leave. */
     const crowdComesAndGoes = async (): Promise<void> => {
@@ -261,7 +261,7 @@ function describeCrowd(runtime: Runtime): void {
     test(`${CROWD[runtime]} subscribers that come at once each get the next task${runtime === "wrangler" ? "" : ", and as many come again once they have left"}`, async () => {
       const before = server().memoryKib();
       await crowdComesAndGoes();
-      // Every place is taken by the first crowd: the second one comes only if each was given back.
+      // Every slot is taken by the first crowd: the second one comes only if each was given back.
       // What the app keeps of a subscriber once it has gone is counted after a collection, in
       // test/unit/live.test.ts; a runtime's resident memory only shows how its heap grew.
       await sleep(runtime === "wrangler" ? 0 : 500);

@@ -20,7 +20,7 @@ export interface RunFigures {
   /** Connection errors, timeouts and resets, warm-up included. */
   readonly connectionErrors: number;
   readonly serverErrors: number;
-  /** Answers the requests' hooks did not expect, with the first few kept. */
+  /** Responses the requests' hooks did not expect, with the first few kept. */
   readonly unexpected: readonly string[];
   readonly memoryBeforeKib: number;
   readonly memoryAfterKib: number;

@@ -21,7 +21,7 @@ interface Task {
 /** What one run of {@link runMixedLoad} did and found; printed, and checked by the tests. */
 export interface LoadFigures extends RunFigures {
   readonly connections: number;
-  /** POSTs answered 200, warm-up included. */
+  /** POSTs returned 200, warm-up included. */
   readonly acknowledged: number;
   /** Acknowledged tasks missing from the final list, or present with other content. */
   readonly lost: number;
@@ -42,7 +42,7 @@ class Tracker {
   readonly #prefix: string;
   #next = 0;
   readonly sent = new Set<string>();
-  /** Raw bodies of the POSTs answered 200, by the id they announce. */
+  /** Raw bodies of the POSTs returned 200, by the id they announce. */
   readonly acknowledged = new Map<number, string>();
   readonly log = new StatusLog();
 

@@ -117,7 +117,7 @@ export function describeReliability(runtime: Runtime): void {
   describe(`${runtime} server with MAX_TASKS=3 and CORS off`, () => {
     const server = useServer(runtime, { LOG_LEVEL: "warn", MAX_TASKS: "3" });
 
-    test("answers 507 once the list holds MAX_TASKS tasks, adds nothing, and GET and HEAD keep working", async () => {
+    test("returns 507 once the list holds MAX_TASKS tasks, adds nothing, and GET and HEAD keep working", async () => {
       expect((await postTask(server(), "The third and last")).status).toBe(200);
       const full = await listText(server());
 

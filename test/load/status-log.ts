@@ -15,12 +15,12 @@ export class StatusLog {
     return expected;
   }
 
-  /** Answers counted by "kind status". */
+  /** Responses counted by "kind status". */
   statuses(): Record<string, number> {
     return Object.fromEntries(this.#counts);
   }
 
-  /** Empty when every answer was expected; else the total, then the first few answers. */
+  /** Empty when every response was expected; else the total, then the first few answers. */
   unexpected(): string[] {
     return this.#unexpectedCount === 0 ? [] : [`${this.#unexpectedCount} in all`, ...this.#unexpected];
   }

@@ -30,7 +30,7 @@ for (const runtime of ["node", "bun", "deno"] as const) {
   describe.runIf(runsLong)(`${runtime} server with clients that stall`, () => {
     const server = useServer(runtime, { LOG_LEVEL: "warn" });
 
-    test(`two rounds of ${STALLED_UPLOADS} uploads of 1 MiB that stop one byte short: each is answered 408 after ${BODY_SILENCE_MS / 1000} s of silence and adds nothing, each holds at most 2 MiB meanwhile, and the second round takes no more memory than the first`, async () => {
+    test(`two rounds of ${STALLED_UPLOADS} uploads of 1 MiB that stop one byte short: each is returned 408 after ${BODY_SILENCE_MS / 1000} s of silence and adds nothing, each holds at most 2 MiB meanwhile, and the second round takes no more memory than the first`, async () => {
       const before = await listText(server());
       const startKib = await settledMemoryKib(server().memoryKib);
       const first = await stallUploads(server().baseUrl, CLOSES_SLOW_CONNECTIONS[runtime], server().memoryKib);
@@ -85,7 +85,7 @@ for (const runtime of ["node", "bun", "deno"] as const) {
 
 /**
  * Opens {@link STALLED_UPLOADS} uploads of 1 MiB that send all but their last byte, checks each is
- * answered 408 with the contract's message (and its connection closed, when `closes`), and returns
+ * returned 408 with the contract's message (and its connection closed, when `closes`), and returns
  * the server's memory while they stalled, in KiB.
  */
 async function stallUploads(baseUrl: string, closes: boolean, memoryKib: () => number): Promise<number> {
@@ -104,7 +104,7 @@ async function stallUploads(baseUrl: string, closes: boolean, memoryKib: () => n
       expect(answer?.headers.get("content-type")).toBe("application/json");
       expect(answer?.body).toBe(JSON.stringify({ message: bodyStalled(BODY_SILENCE_MS / 1000) }));
     }
-    // Deno keeps a connection open after its answer until the client closes it (docs/operating.md).
+    // Deno keeps a connection open after its response until the client closes it (docs/operating.md).
     if (closes) await Promise.all(uploads.map((upload) => upload.responsesUntilClosed()));
     return stalledKib;
   } finally {

@@ -39,7 +39,7 @@ export function namedServers(
 /** What a run of {@link runLoad} sent and got. */
 export interface LoadRecord {
   readonly exchanges: Exchange[];
-  /** Tasks answered 200, by id. */
+  /** Tasks returned 200, by id. */
   readonly acknowledged: Map<number, Task>;
   /** Every title sent, with the status its POST got. */
   readonly sent: Map<string, number>;
@@ -49,7 +49,7 @@ export interface LoadRecord {
 
 /**
  * Mixed load from `clients` concurrent clients until `running()` turns false: each POSTs a task
- * with a title of its own to one server and, once it is answered 200, GETs the list from
+ * with a title of its own to one server and, once it is returned 200, GETs the list from
  * another, which must already hold it (read your writes across processes). A 503 pauses the
  * client briefly, as its Retry-After asks, then it goes on.
  */
@@ -126,7 +126,7 @@ export async function settledList(servers: readonly NamedServer[]): Promise<Task
 /**
  * Checks the list after a load: ids 1 to n, each acknowledged task in it exactly as answered, no
  * title twice, and nothing the load did not send. Returns the tasks it holds whose POST was not
- * answered 200 (a connection lost after the commit leaves the client in doubt).
+ * returned 200 (a connection lost after the commit leaves the client in doubt).
  */
 export function checkList(tasks: readonly Task[], record: LoadRecord, prefix: string): Task[] {
   expect(tasks.map((task) => task.id)).toEqual(tasks.map((_, i) => i + 1));

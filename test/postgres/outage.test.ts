@@ -13,7 +13,7 @@ const KEYED_PAUSE_MS = 100;
 const BEFORE_MS = 1_500;
 const DOWN_MS = 2_500;
 const AFTER_MS = 1_500;
-/** How long each server may take to answer 200 again once the database is back. */
+/** How long each server may take to return 200 again once the database is back. */
 const RECOVERY_MS = 10_000;
 const UNAVAILABLE = JSON.stringify({ message: "Task list store cannot be reached: try again in a moment" });
 
@@ -37,7 +37,7 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     await database?.stop();
   });
 
-  test("answer 503 with Retry-After while it is down, never 500, serve again by themselves when it is back, lose or repeat no task, and add each task of clients that retry with their keys exactly once", async () => {
+  test("return 503 with Retry-After while it is down, never 500, serve again by themselves when it is back, lose or repeat no task, and add each task of clients that retry with their keys exactly once", async () => {
     const db = database;
     if (db === undefined) throw new Error("The database did not start");
     let loading = true;
@@ -107,10 +107,10 @@ describe("servers of Node, Bun, Deno and wrangler dev whose database stops and s
     // A POST cut off mid-commit may have added its task; only those can be in the list without a 200.
     for (const task of inDoubt) expect(record.sent.get(task.title)).toBe(503);
     expectEachOnce(tasks, keyed, "Keyed outage");
-    expect(keyed.retried.unavailable, "keyed attempts answered 503 and sent again").toBeGreaterThan(0);
+    expect(keyed.retried.unavailable, "keyed attempts returned 503 and sent again").toBeGreaterThan(0);
     expect(tasks).toHaveLength(2 + record.acknowledged.size + inDoubt.length + keyed.answers.length);
     console.log(
-      `${record.acknowledged.size} tasks acknowledged, ${record.exchanges.filter((e) => e.status === 503).length} answers 503, ${inDoubt.length} in doubt; back after ${recovered.map((ms, i) => `${servers[i]?.name} ${ms} ms`).join(", ")}`,
+      `${record.acknowledged.size} tasks acknowledged, ${record.exchanges.filter((e) => e.status === 503).length} 503s, ${inDoubt.length} in doubt; back after ${recovered.map((ms, i) => `${servers[i]?.name} ${ms} ms`).join(", ")}`,
     );
     console.log(
       `keyed: ${keyed.answers.length} tasks added once, ${keyed.answers.filter((a) => a.replayed).length} by a replay; retried ${JSON.stringify(keyed.retried)}`,

@@ -54,7 +54,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
   }
 
   describeAlongside(`${runtime} server on a list already past MAX_TASKS`, () => {
-    const title = `a ${runtime} server on a list already past MAX_TASKS serves every task, answers 507, and logs a warning once`;
+    const title = `a ${runtime} server on a list already past MAX_TASKS serves every task, returns 507, and logs a warning once`;
     test(title, STARTING, async () => {
       const { env, start } = list("over_limit");
       // Any process on the schema fills the list; a Node server starts in a fraction of wrangler dev's time.
@@ -164,7 +164,7 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
 
 /**
  * What a Worker does without a usable database: it has no start to reach the database from, so a
- * lost database answers 503. Its refusals of settings are the store table's, unit-tested.
+ * lost database returns 503. Its refusals of settings are the store table's, unit-tested.
  */
 function describeWorkerRefusals(): void {
   describeAlongside("wrangler dev with a database it cannot use", () => {

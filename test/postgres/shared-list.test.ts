@@ -44,7 +44,7 @@ describe("servers of Node, Bun, Deno and wrangler dev on one list", () => {
     expect(tasks).toHaveLength(2 + record.acknowledged.size);
   });
 
-  test("a keyed POST one server added is replayed by each other server, the key with another body answers 422 on each, and one key sent to all four at once adds one task", async () => {
+  test("a keyed POST one server added is replayed by each other server, the key with another body returns 422 on each, and one key sent to all four at once adds one task", async () => {
     const before = await settledList(servers);
     const intend = (title: string): IntendedTask => ({ key: `shared-${crypto.randomUUID()}`, title, completed: false });
     for (const origin of servers) {

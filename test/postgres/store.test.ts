@@ -75,7 +75,7 @@ describe("the PostgreSQL store", () => {
     await asOperator(url, (admin) => admin`SELECT pg_terminate_backend(${pid})`);
     expect(await busy).toBe("CONNECTION_CLOSED");
     // postgres.js hands the cut connection's termination notice to the first query on its
-    // replacement; the store asks again rather than answer 503 with the database up.
+    // replacement; the store asks again rather than return 503 with the database up.
     const read = await store.read();
     expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
   });

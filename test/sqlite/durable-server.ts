@@ -48,7 +48,7 @@ export async function readList(baseUrl: string, token?: string): Promise<ListSna
 
 /**
  * Sends a task to the service at `baseUrl`, with `key` as its Idempotency-Key when given, and
- * returns the answer's status, body and Idempotent-Replayed header.
+ * returns the response's status, body and Idempotent-Replayed header.
  */
 export async function postTask(
   baseUrl: string,
@@ -83,7 +83,7 @@ export async function createTask(
 /**
  * Registers the conformance suite against one server started with `env`, then restarts that same
  * server: the list it left must come back whole, with the same ETag, a keyed POST sent before it
- * must replay (and answer 422 with another body), and ids must continue. When
+ * must replay (and return 422 with another body), and ids must continue. When
  * the options name a limit, the cases that fill the list follow, and a second restart must bring
  * the full list back whole and still refuse a task.
  */
@@ -139,7 +139,7 @@ export function describeDurableServer(
     if (filling.length === 0) return;
     describeConformance("the list filled to its limits", target, options, filling);
 
-    test("after a restart a full list comes back whole, with the same ETag, and still answers 507", async () => {
+    test("after a restart a full list comes back whole, with the same ETag, and still returns 507", async () => {
       const before = await readList(baseUrl(), token);
       server = await restartServer(running());
       expect(await readList(baseUrl(), token)).toEqual(before);

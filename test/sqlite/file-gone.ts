@@ -1,4 +1,4 @@
-// A SQLite file's directory deleted under a running Node, Bun or Deno server: writes answer 503
+// A SQLite file's directory deleted under a running Node, Bun or Deno server: writes return 503
 // rather than acknowledging what a restart would not find, the log says so once, and after a
 // restart a retry with the same Idempotency-Key adds its task once.
 import { mkdirSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ import { postTask, readList } from "./durable-server.ts";
 /** Registers the test on `runtime`, its file in a directory of its own under `dir`. */
 export function describeFileGone(runtime: "node" | "bun" | "deno", dir: string): void {
   describeAlongside(`${runtime} server whose SQLite file's directory is deleted`, () => {
-    test("answers 503 with Retry-After to keyed POSTs, logs it once, and a retry after a restart adds the task once", async () => {
+    test("returns 503 with Retry-After to keyed POSTs, logs it once, and a retry after a restart adds the task once", async () => {
       const data = join(dir, "deleted");
       mkdirSync(data);
       const path = join(data, "tasks.db");

@@ -2,7 +2,7 @@
 // state: the clients' retries add each task once, and what was answered before the kill stays.
 import { expect, test } from "vitest";
 import { describeAlongside } from "../support/describe-alongside.ts";
-import { expectEachOnce, type KeyedAnswer, runKeyedClients, sendIntended } from "../support/keyed-clients.ts";
+import { expectEachOnce, type KeyedResponse, runKeyedClients, sendIntended } from "../support/keyed-clients.ts";
 import { type RunningServer, type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
 import { createTask, type ListSnapshot, readList } from "./durable-server.ts";
 
@@ -32,14 +32,14 @@ export function describeKillMidLoad(
         // Attempts wait here while the server is down: its port may go to another test's server.
         let target = Promise.resolve(server.baseUrl);
         let killing = false;
-        const beforeKill: KeyedAnswer[] = [];
+        const beforeKill: KeyedResponse[] = [];
         const reached = Promise.withResolvers<"reached">();
         const load = runKeyedClients({
           clients: CLIENTS,
           prefix,
           more: (n) => n < TASKS,
           target: () => target,
-          onAnswer: (answer) => {
+          onResponse: (answer) => {
             if (killing) return;
             beforeKill.push(answer);
             if (beforeKill.length === KILL_AFTER) reached.resolve("reached");
@@ -93,7 +93,7 @@ async function kill(server: RunningServer): Promise<void> {
 
 /**
  * Reads the list and checks that it is whole and consistent: its JSON parses, two reads and a read
- * from `?after=0` give the same bytes under the same ETag, and that ETag answers 304.
+ * from `?after=0` give the same bytes under the same ETag, and that ETag returns 304.
  */
 async function wholeList(baseUrl: string): Promise<ListSnapshot> {
   const list = await readList(baseUrl);

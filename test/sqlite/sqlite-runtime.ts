@@ -46,7 +46,7 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   describeFileGone(runtime, dir);
 
   describeAlongside(`${runtime} server on a list made before MAX_LIST_BYTES existed`, () => {
-    test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, answers 507, and logs a warning once`, async () => {
+    test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, returns 507, and logs a warning once`, async () => {
       const path = join(dir, "legacy.db");
       // 18 tasks of about a million bytes: past the default 16 MiB.
       const tasks = largeTasks(18, 500_000);

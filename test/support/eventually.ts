@@ -1,4 +1,4 @@
-/** Polls `read` until it returns a value: a server writes its log a little after its answer. */
+/** Polls `read` until it returns a value: a server writes its log a little after its response. */
 export async function eventually<T>(read: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -12,20 +12,20 @@ export interface IntendedTask {
 }
 
 /** The 200 that ended a task's attempts. */
-export interface KeyedAnswer {
+export interface KeyedResponse {
   readonly intended: IntendedTask;
   readonly task: Task;
-  /** The answer carried `Idempotent-Replayed: true`: an earlier attempt had added the task. */
+  /** The response carried `Idempotent-Replayed: true`: an earlier attempt had added the task. */
   readonly replayed: boolean;
 }
 
 /** What a run of {@link runKeyedClients} got. */
 export interface KeyedRun {
   /** One per intended task that got its 200, in the order they came. */
-  readonly answers: KeyedAnswer[];
+  readonly answers: KeyedResponse[];
   /** Attempts sent again, by why: 503, 409 (the same key still being answered), or a lost connection. */
   readonly retried: { unavailable: number; conflict: number; lost: number };
-  /** Answers no retrying client may get, and tasks that never got their 200. */
+  /** Responses no retrying client may get, and tasks that never got their 200. */
   readonly problems: string[];
 }
 
@@ -42,7 +42,7 @@ export interface KeyedClientsOptions {
    */
   readonly target: (n: number, attempt: number) => string | Promise<string>;
   /** Called with each 200 as it comes. */
-  readonly onAnswer?: (answer: KeyedAnswer) => void;
+  readonly onResponse?: (answer: KeyedResponse) => void;
   /** Pause between one task's 200 and the client's next task; default none. */
   readonly pauseMs?: number;
 }
@@ -80,7 +80,7 @@ export async function runKeyedClients(options: KeyedClientsOptions): Promise<Key
       else if (reply.status === 200 && reply.task !== undefined) {
         const answer = { intended, task: reply.task, replayed: reply.replayed };
         run.answers.push(answer);
-        options.onAnswer?.(answer);
+        options.onResponse?.(answer);
         return;
       } else {
         run.problems.push(`"${intended.title}", attempt ${attempt}: ${reply.status} ${reply.text}`);

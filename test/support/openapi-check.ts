@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 
-/** One request and the answer to it, as a client saw them. */
+/** One request and the response to it, as a client saw them. */
 export interface Exchange {
   readonly method: string;
   /** Path after the base path, without the query string. */
@@ -20,7 +20,7 @@ const OPENAPI_METHODS = ["get", "head", "post", "put", "patch", "delete", "optio
 /**
  * Checks exchanges against an OpenAPI 3.1 document with a standard JSON Schema validator (Ajv,
  * draft 2020-12): the path, method and status must be documented (a path the document does not
- * list answers 404 with an Error, a method it does not list 405 with Allow naming those it does),
+ * list returns 404 with an Error, a method it does not list 405 with Allow naming those it does),
  * every required header present and valid, the body exactly what the response's content says
  * (none when it has no content), and the request body of a successful operation valid against its schema. Returns the problems found.
  */
@@ -118,18 +118,18 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
     const pathPointer = `/paths/${escapePointer(documentedPath(exchange.path))}`;
     const pathItem = nodeAt(pathPointer);
     if (pathItem === undefined) {
-      if (exchange.status !== 404) problems.push(`${where}: an undocumented path must answer 404`);
+      if (exchange.status !== 404) problems.push(`${where}: an undocumented path must return 404`);
       else checkError(exchange, where, problems, validate);
       return problems;
     }
     const method = exchange.method.toLowerCase();
     const operationPointer = `${pathPointer}/${method}`;
     if (!OPENAPI_METHODS.includes(method) || nodeAt(operationPointer) === undefined) {
-      // The document says a method a path does not list answers 405, with Allow naming those it lists.
+      // The document says a method a path does not list returns 405, with Allow naming those it lists.
       const allow = OPENAPI_METHODS.filter((each) => each !== "options" && each in pathItem)
         .map((each) => each.toUpperCase())
         .join(", ");
-      if (exchange.status !== 405) problems.push(`${where}: a method the path does not list must answer 405`);
+      if (exchange.status !== 405) problems.push(`${where}: a method the path does not list must return 405`);
       else if (exchange.headers.get("Allow") !== allow) {
         problems.push(
           `${where}: Allow ${JSON.stringify(exchange.headers.get("Allow"))} is not the documented ${allow}`,

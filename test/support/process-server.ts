@@ -75,7 +75,7 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
   const pid = await spawned(child, () => output);
   liveGroups.set(pid, exited);
   try {
-    const baseUrl = await waitUntilAnswering(() => output, exited);
+    const baseUrl = await waitUntilResponding(() => output, exited);
     return {
       baseUrl,
       output: () => output,
@@ -157,7 +157,7 @@ function spawned(child: ChildProcess, output: () => string): Promise<number> {
   });
 }
 
-async function waitUntilAnswering(output: () => string, exited: Promise<void>): Promise<string> {
+async function waitUntilResponding(output: () => string, exited: Promise<void>): Promise<string> {
   let hasExited = false;
   void exited.then(() => {
     hasExited = true;

@@ -36,7 +36,7 @@ describe.each(ENTRY_POINTS)("bearer tokens on $path", ({ env, path }) => {
     expect((await app.request(path, post({}))).status).toBe(200);
   });
 
-  test("a GET, HEAD or POST without a token answers 401 with the Bearer challenge", async () => {
+  test("a GET, HEAD or POST without a token returns 401 with the Bearer challenge", async () => {
     const app = guarded();
     await expectChallenge(await app.request(path), CHALLENGE, NO_TOKEN);
     await expectChallenge(await app.request(path, post({})), CHALLENGE, NO_TOKEN);
@@ -51,7 +51,7 @@ describe.each(ENTRY_POINTS)("bearer tokens on $path", ({ env, path }) => {
     { name: "a token that differs from a known one in its last character", header: `Bearer ${WRITE.slice(0, -1)}X` },
     { name: "a known token with something after it", header: `Bearer ${WRITE}x` },
     { name: "a malformed bearer token", header: "Bearer two words" },
-  ])("$name answers 401 with error=invalid_token", async ({ header }) => {
+  ])("$name returns 401 with error=invalid_token", async ({ header }) => {
     const app = guarded();
     await expectChallenge(await app.request(path, { headers: { Authorization: header } }), INVALID, UNKNOWN_TOKEN);
     await expectChallenge(await app.request(path, post({ Authorization: header })), INVALID, UNKNOWN_TOKEN);
@@ -64,7 +64,7 @@ describe.each(ENTRY_POINTS)("bearer tokens on $path", ({ env, path }) => {
     },
   );
 
-  test("a read token reads, and a POST with it answers 403 and adds nothing", async () => {
+  test("a read token reads, and a POST with it returns 403 and adds nothing", async () => {
     const app = guarded();
     const before = await app.request(path, { headers: bearer(READ) });
     expect(before.status).toBe(200);
@@ -87,7 +87,7 @@ describe.each(ENTRY_POINTS)("bearer tokens on $path", ({ env, path }) => {
     expect((await guarded().request(path, { headers: { Authorization: `bEaReR ${READ}` } })).status).toBe(200);
   });
 
-  test("a conditional GET or HEAD without a token answers 401, never 304; with one, 304", async () => {
+  test("a conditional GET or HEAD without a token returns 401, never 304; with one, 304", async () => {
     const app = guarded();
     const etag = (await app.request(path, { headers: bearer(READ) })).headers.get("ETag") ?? "";
     for (const method of ["GET", "HEAD"]) {
@@ -104,7 +104,7 @@ describe.each(ENTRY_POINTS)("bearer tokens on $path", ({ env, path }) => {
     { name: "malformed JSON", body: utf8("{"), type: "application/json", status: 400 },
     { name: "a missing field", body: utf8("{}"), type: "application/json", status: 400 },
   ])(
-    "access is checked first: $name answers 401 without a token, 403 with a read token, $status with a write token",
+    "access is checked first: $name returns 401 without a token, 403 with a read token, $status with a write token",
     async ({ body, type, status }) => {
       const app = appFrom({ ...env, ...TOKENS, MAX_BODY_BYTES: "64" });
       const send = (headers: Record<string, string>) =>
@@ -130,7 +130,7 @@ describe.each(ENTRY_POINTS)("bearer tokens on $path", ({ env, path }) => {
     expect((await app.request(path, { headers: bearer(READ) })).status).toBe(200);
   });
 
-  test("other methods still answer 405 with Allow, with or without a token", async () => {
+  test("other methods still return 405 with Allow, with or without a token", async () => {
     const app = guarded();
     for (const headers of [{}, bearer(READ)]) {
       const res = await app.request(path, { method: "DELETE", headers });
@@ -187,7 +187,7 @@ describe("bearer tokens and the rest of the service", () => {
     for (const token of [READ, WRITE, OTHER_WRITE]) expect(lines.join("\n")).not.toContain(token);
   });
 
-  test("an answer never echoes the token it was sent", async () => {
+  test("a response never echoes the token it was sent", async () => {
     const app = appFrom(TOKENS);
     for (const token of [READ, "unknown-token-0123456789"]) {
       const res = await app.request("/tasks", post(bearer(token)));

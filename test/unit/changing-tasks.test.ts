@@ -136,7 +136,7 @@ describe.each(STORES)("a $name store", ({ make }) => {
     expect(await store.append({ title: "x", completed: false }, tight)).toMatchObject({ outcome: "added" });
   });
 
-  test("an Idempotency-Key replays the task as first answered, after it was edited and after it was deleted", async () => {
+  test("an Idempotency-Key replays the task as first returned, after it was edited and after it was deleted", async () => {
     const store = make();
     const added = await store.append({ title: "Once", completed: false }, LIMITS, KEY);
     await store.update(3, { title: "Edited" }, LIMITS);

@@ -9,7 +9,7 @@ describe.each(ENTRY_POINTS)("If-None-Match on $path", ({ env, path }) => {
     { form: "*", header: () => "*" },
   ];
 
-  test.each(matching)("GET with $form answers 304 with no body and the ETag", async ({ header }) => {
+  test.each(matching)("GET with $form returns 304 with no body and the ETag", async ({ header }) => {
     const app = appFrom(env);
     const { etag } = await snapshot(app, path);
     expect(etag).not.toBeNull();
@@ -20,7 +20,7 @@ describe.each(ENTRY_POINTS)("If-None-Match on $path", ({ env, path }) => {
     expect(await res.text()).toBe("");
   });
 
-  test.each(matching)("HEAD with $form answers 304 with no body and the ETag", async ({ header }) => {
+  test.each(matching)("HEAD with $form returns 304 with no body and the ETag", async ({ header }) => {
     const app = appFrom(env);
     const { etag } = await snapshot(app, path);
     const res = await app.request(path, { method: "HEAD", headers: { "If-None-Match": header(etag ?? "") } });
@@ -29,7 +29,7 @@ describe.each(ENTRY_POINTS)("If-None-Match on $path", ({ env, path }) => {
     expect(await res.text()).toBe("");
   });
 
-  test("GET with a stale ETag answers 200 with the list", async () => {
+  test("GET with a stale ETag returns 200 with the list", async () => {
     const app = appFrom(env);
     const before = await snapshot(app, path);
     await postJson(app, path, { title: "Changes the list", completed: false });
@@ -39,7 +39,7 @@ describe.each(ENTRY_POINTS)("If-None-Match on $path", ({ env, path }) => {
     expect(await res.json()).toHaveLength(3);
   });
 
-  test("GET with an ETag that never matched answers 200", async () => {
+  test("GET with an ETag that never matched returns 200", async () => {
     const app = appFrom(env);
     const res = await app.request(path, { headers: { "If-None-Match": '"not-a-version"' } });
     expect(res.status).toBe(200);

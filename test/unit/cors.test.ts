@@ -36,7 +36,7 @@ describe.each(ENTRY_POINTS)("CORS on $path", ({ env, path }) => {
       expect(corsHeaders(post)).toEqual([]);
     });
 
-    test("an OPTIONS preflight answers 405 with Allow and no Access-Control-* headers", async () => {
+    test("an OPTIONS preflight returns 405 with Allow and no Access-Control-* headers", async () => {
       const res = await appFrom(env).request(path, preflight(ALLOWED));
       expect(res.status).toBe(405);
       expect(res.headers.get("Allow")).toBe("GET, HEAD, POST");
@@ -55,7 +55,7 @@ describe.each(ENTRY_POINTS)("CORS on $path", ({ env, path }) => {
       expect(res.headers.get("Access-Control-Expose-Headers")).toContain("ETag");
     });
 
-    test("an OPTIONS preflight answers 204 allowing GET, HEAD, POST and the Content-Type header", async () => {
+    test("an OPTIONS preflight returns 204 allowing GET, HEAD, POST and the Content-Type header", async () => {
       const res = await appFrom(corsEnv).request(path, preflight(ALLOWED));
       expect(res.status).toBe(204);
       expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
@@ -82,7 +82,7 @@ describe.each(ENTRY_POINTS)("CORS on $path", ({ env, path }) => {
       await expectJsonError(res, 400, "Title or completed status is missing");
     });
 
-    test("methods other than GET, HEAD, POST and OPTIONS still answer 405", async () => {
+    test("methods other than GET, HEAD, POST and OPTIONS still return 405", async () => {
       const res = await appFrom(corsEnv).request(path, { method: "DELETE", headers: { Origin: ALLOWED } });
       expect(res.status).toBe(405);
       expect(res.headers.get("Allow")).toBe("GET, HEAD, POST");
@@ -109,7 +109,7 @@ describe.each(ENTRY_POINTS)("CORS on $path", ({ env, path }) => {
       },
     );
 
-    test("an OPTIONS preflight from a listed origin answers 204 allowing it", async () => {
+    test("an OPTIONS preflight from a listed origin returns 204 allowing it", async () => {
       const res = await appFrom(corsEnv).request(path, preflight(ALSO_ALLOWED));
       expect(res.status).toBe(204);
       expect(res.headers.get("Access-Control-Allow-Origin")).toBe(ALSO_ALLOWED);
@@ -131,7 +131,7 @@ describe.each(ENTRY_POINTS)("CORS on $path", ({ env, path }) => {
   });
 });
 
-test("with CORS on, an OPTIONS request to a path that does not exist answers 404", async () => {
+test("with CORS on, an OPTIONS request to a path that does not exist returns 404", async () => {
   const res = await appFrom({ CORS_ORIGINS: "*" }).request("/elsewhere", preflight(ALLOWED));
   await expectJsonError(res, 404, "Not found");
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { appFrom, ENTRY_POINTS, postJson, postText, readTasks, type TaskBody, taskText } from "./helpers.ts";
 
 describe.each(ENTRY_POINTS)("POST on $path", ({ env, path }) => {
-  test("creates the task, answers 200 with it as JSON, and appends it to the list", async () => {
+  test("creates the task, returns 200 with it as JSON, and appends it to the list", async () => {
     const app = appFrom(env);
     const before = await readTasks(app, path);
     const res = await postJson(app, path, { title: "Write the tests", completed: false });

@@ -97,14 +97,14 @@ export async function readTasks(app: TaskApp, path: string): Promise<TaskBody[]>
   return (await res.json()) as TaskBody[];
 }
 
-/** Checks an error answer: its status, `Content-Type: application/json`, and a body of exactly `{"message": ...}`. */
+/** Checks an error response: its status, `Content-Type: application/json`, and a body of exactly `{"message": ...}`. */
 export async function expectJsonError(res: Response, status: number, message: string): Promise<void> {
   expect(res.status).toBe(status);
   expect(res.headers.get("Content-Type")).toBe("application/json");
   expect(await res.text()).toBe(JSON.stringify({ message }));
 }
 
-/** Sends a request that must fail, and checks its error answer and that the list did not change. */
+/** Sends a request that must fail, and checks its error response and that the list did not change. */
 export async function expectRefused(
   app: TaskApp,
   path: string,

@@ -27,7 +27,7 @@ describe.each([
   { env: { BASE_PATH: "/api" }, path: "/api/" },
   { env: { BASE_PATH: "/api/v1" }, path: "/api/v1/" },
 ])("GET $path", ({ env, path }) => {
-  test("answers 200 with an HTML page that shows the list, a form to add a task and a link to the OpenAPI document", async () => {
+  test("returns 200 with an HTML page that shows the list, a form to add a task and a link to the OpenAPI document", async () => {
     const res = await appFrom(env).request(path);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
@@ -106,7 +106,7 @@ describe.each([
     }
   });
 
-  test("answers 200 to a client whose ETag is stale", async () => {
+  test("returns 200 to a client whose ETag is stale", async () => {
     const res = await appFrom(env).request(path, { headers: { "If-None-Match": '"an-older-page"' } });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/^<!doctype html>/);
@@ -129,7 +129,7 @@ describe.each([
   );
 });
 
-test("with CORS on, OPTIONS of the page still answers 405: the page is not for other origins' scripts", async () => {
+test("with CORS on, OPTIONS of the page still returns 405: the page is not for other origins' scripts", async () => {
   const res = await appFrom({ CORS_ORIGINS: "*" }).request("/", {
     method: "OPTIONS",
     headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "GET" },
@@ -159,13 +159,13 @@ describe.each(["/api", "/api/v1"])("under BASE_PATH %s", (base) => {
     expect(await without.text()).toBe(await withSlash.text());
   });
 
-  test("other methods on the base path without its slash answer 405 with Allow: GET, HEAD", async () => {
+  test("other methods on the base path without its slash return 405 with Allow: GET, HEAD", async () => {
     const res = await app().request(base, { method: "POST" });
     expect(res.status).toBe(405);
     expect(res.headers.get("Allow")).toBe("GET, HEAD");
   });
 
-  test.each(["/", `${base}//`, `${base}/index.html`])("%s answers 404", async (path) => {
+  test.each(["/", `${base}//`, `${base}/index.html`])("%s returns 404", async (path) => {
     await expectJsonError(await app().request(path), 404, "Not found");
   });
 });

@@ -70,14 +70,14 @@ describe.each(ENTRY_POINTS)("a store failure on $path", ({ env, path }) => {
   ];
 
   describe.each(FAILURES)("when the store $kind", ({ store }) => {
-    test.each(requests)("$method answers 500 with only the generic message and logs the detail", async ({ init }) => {
+    test.each(requests)("$method returns 500 with only the generic message and logs the detail", async ({ init }) => {
       const log = vi.spyOn(console, "error").mockImplementation(() => {});
       const res = await appFrom(env, store()).request(path, init);
       await expectJsonError(res, 500, "Internal server error");
       expect(logged(log.mock.calls)).toContain(SECRET);
     });
 
-    test("HEAD answers 500 with no body and logs the detail", async () => {
+    test("HEAD returns 500 with no body and logs the detail", async () => {
       const log = vi.spyOn(console, "error").mockImplementation(() => {});
       const res = await appFrom(env, store()).request(path, { method: "HEAD" });
       expect(res.status).toBe(500);

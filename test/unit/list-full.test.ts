@@ -3,7 +3,7 @@ import { MemoryStore } from "../../src/store/memory.ts";
 import { appFrom, ENTRY_POINTS, expectRefused, postJson, readTasks, snapshot } from "./helpers.ts";
 
 describe.each(ENTRY_POINTS)("a full list on $path", ({ env, path }) => {
-  test("answers 507 once the list holds MAX_TASKS tasks, and adds nothing", async () => {
+  test("returns 507 once the list holds MAX_TASKS tasks, and adds nothing", async () => {
     const app = appFrom({ ...env, MAX_TASKS: "4" });
     for (const title of ["Third", "Fourth"]) {
       expect((await postJson(app, path, { title, completed: false })).status).toBe(200);

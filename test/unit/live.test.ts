@@ -88,7 +88,7 @@ describe("a subscriber of the list's events", () => {
     await back.cancel();
   });
 
-  test("that leaves gives back its place and leaves nothing behind, however many come and go", async () => {
+  test("that leaves gives back its slot and leaves nothing behind, however many come and go", async () => {
     const app = appFrom({ LOG_LEVEL: "off", MAX_SUBSCRIBERS: "2000" });
     const gc = (globalThis as { gc?: () => void }).gc;
     if (gc === undefined) throw new Error("The unit tests run with --expose-gc (vitest.config.ts)");
@@ -106,7 +106,7 @@ describe("a subscriber of the list's events", () => {
     };
     await crowd();
     const after = heap();
-    // Each crowd fills every place MAX_SUBSCRIBERS allows: it comes only if the last one's were given back.
+    // Each crowd fills every slot MAX_SUBSCRIBERS allows: it comes only if the last one's were given back.
     await crowd();
     await crowd();
     expect(heap() - after).toBeLessThan(2 * 1024 * 1024);

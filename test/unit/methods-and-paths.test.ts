@@ -4,7 +4,7 @@ import { appFrom, ENTRY_POINTS, expectJsonError, snapshot } from "./helpers.ts";
 const OTHER_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "PURGE", "QUERY"];
 
 describe.each(ENTRY_POINTS)("methods other than GET, HEAD and POST on $path", ({ env, path }) => {
-  test.each(OTHER_METHODS)("%s answers 405 with an empty body, Allow and no Content-Type", async (method) => {
+  test.each(OTHER_METHODS)("%s returns 405 with an empty body, Allow and no Content-Type", async (method) => {
     const app = appFrom(env);
     const res = await app.request(path, { method });
     expect(res.status).toBe(405);
@@ -48,13 +48,13 @@ describe.each([
     "/openapi",
   ].map((path) => `${base}${path}`);
 
-  test.each(missing)("GET %s answers 404 with a JSON message", async (path) => {
+  test.each(missing)("GET %s returns 404 with a JSON message", async (path) => {
     const res = await appFrom(env).request(path);
     await expectJsonError(res, 404, "Not found");
     expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
   });
 
-  test.each(missing)("POST %s answers 404 and adds nothing", async (path) => {
+  test.each(missing)("POST %s returns 404 and adds nothing", async (path) => {
     const app = appFrom(env);
     const before = await snapshot(app, `${base}/tasks`);
     const res = await app.request(path, {
@@ -66,7 +66,7 @@ describe.each([
     expect(await snapshot(app, `${base}/tasks`)).toEqual(before);
   });
 
-  test.each(missing)("DELETE %s answers 404, not 405", async (path) => {
+  test.each(missing)("DELETE %s returns 404, not 405", async (path) => {
     await expectJsonError(await appFrom(env).request(path, { method: "DELETE" }), 404, "Not found");
   });
 });

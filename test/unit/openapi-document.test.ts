@@ -41,7 +41,7 @@ describe.each([
     ]);
   });
 
-  test("answers 304 to a client that holds its ETag, and HEAD without a body", async () => {
+  test("returns 304 to a client that holds its ETag, and HEAD without a body", async () => {
     const app = appFrom(env);
     const first = await app.request(path);
     const etag = first.headers.get("ETag");

@@ -5,7 +5,7 @@ const LIMIT = 64;
 const oversized = (text: string) => utf8(text.padEnd(LIMIT + 1, " "));
 
 /**
- * Each case breaks one check and every check after it, so the answer shows which check runs
+ * Each case breaks one check and every check after it, so the response shows which check runs
  * first. The list is always full, so the last check (507) would answer if nothing else did.
  */
 const CASES: readonly {

@@ -4,7 +4,7 @@ import type { TaskApp } from "../../src/app.ts";
 import { appFrom, type TaskBody, taskText, utf8 } from "./helpers.ts";
 import { type BodySpec, type Probe, REGRESSIONS, type Setup, type Target } from "./properties.examples.ts";
 
-/** Paths the contract leaves open (percent-encoded or doubled separators): only the rules for every answer apply. */
+/** Paths the contract leaves open (percent-encoded or doubled separators): only the rules for every response apply. */
 const TARGETS_NOT_RULED = [
   "/%74asks",
   "/tasks%2F",
@@ -243,7 +243,7 @@ interface ListState {
   readonly tasks: readonly TaskBody[];
 }
 
-/** What the contract says a probe must get: an exact status, or only the rules every answer follows. */
+/** What the contract says a probe must get: an exact status, or only the rules every response follows. */
 type Expectation =
   | { readonly status: number; readonly message?: string; readonly allow?: string; readonly created?: TaskBody }
   | undefined;
@@ -274,7 +274,7 @@ function routeOf(target: Target, setup: Setup): Target["kind"] {
   return target.kind;
 }
 
-/** The answer CONTRACT.md prescribes for a POST to the list, checked in the contract's order. */
+/** The response CONTRACT.md prescribes for a POST to the list, checked in the contract's order. */
 function expectedPost(setup: Setup, probe: Probe, bytes: Uint8Array, state: ListState): Expectation {
   const limit = limitOf(setup);
   if (probe.contentLength === "over-limit" || bytes.byteLength > limit) return { status: 413 };
@@ -366,7 +366,7 @@ async function readList(app: TaskApp, setup: Setup): Promise<ListState> {
   return { text, etag: res.headers.get("ETag") ?? "", tasks: JSON.parse(text) as TaskBody[] };
 }
 
-/** The rules every answer follows, whatever was asked. */
+/** The rules every response follows, whatever was asked. */
 function expectWellFormed(res: Response, method: string, text: string, route: Target["kind"]): void {
   expect(CONTRACT_STATUSES).toContain(res.status);
   expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
@@ -378,7 +378,7 @@ function expectWellFormed(res: Response, method: string, text: string, route: Ta
   if (res.status === 405) expect(res.headers.get("Allow")).not.toBeNull();
   if (res.status >= 400 && res.status !== 405) {
     expect(res.headers.get("Content-Type")).toBe("application/json");
-    for (const [name, value] of res.headers) expect(value, `${name} of an error answer`).not.toContain("<");
+    for (const [name, value] of res.headers) expect(value, `${name} of an error response`).not.toContain("<");
     if (method !== "HEAD") {
       const error: unknown = JSON.parse(text);
       expect(Object.keys(error as object)).toEqual(["message"]);
@@ -424,7 +424,7 @@ async function runProbes(setup: Setup, probes: readonly Probe[]): Promise<void> 
   }
 }
 
-test("every request, however hostile, gets an answer the contract names, and only a 200 POST adds its task", async () => {
+test("every request, however hostile, gets a response the contract names, and only a 200 POST adds its task", async () => {
   await fc.assert(fc.asyncProperty(setupArb, fc.array(probeArb, { minLength: 1, maxLength: 6 }), runProbes), {
     numRuns: NUM_RUNS,
     examples: REGRESSIONS,

@@ -17,7 +17,7 @@ describe.each(ENTRY_POINTS)("GET and HEAD on $path", ({ env, path }) => {
     for (const task of tasks) expect(Object.keys(task)).toEqual(["id", "title", "completed"]);
   });
 
-  test("GET answers 200 with the list as JSON, an ETag, no-cache and nosniff", async () => {
+  test("GET returns 200 with the list as JSON, an ETag, no-cache and nosniff", async () => {
     const res = await appFrom(env).request(path);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/json");
@@ -35,7 +35,7 @@ describe.each(ENTRY_POINTS)("GET and HEAD on $path", ({ env, path }) => {
     const get = await app.request(path);
     const head = await app.request(path, { method: "HEAD" });
     expect(head.status).toBe(200);
-    // Each answer gets its own request id; HEAD states the length the runtime gives GET's body; every other header is the same.
+    // Each response gets its own request id; HEAD states the length the runtime gives GET's body; every other header is the same.
     const withoutRequestId = (res: Response) =>
       [...res.headers].filter(([name]) => name !== "x-request-id" && name !== "content-length");
     expect(withoutRequestId(head)).toEqual(withoutRequestId(get));

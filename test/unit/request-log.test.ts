@@ -1,6 +1,9 @@
 import { describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
+import type { RequestState } from "../../src/http/request-context.ts";
+import { jsonString, requestLogger } from "../../src/http/request-log.ts";
+import type { RequestLog } from "../../src/http/request-wrapper.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import type { TaskStore } from "../../src/store/store.ts";
 
@@ -162,4 +165,106 @@ describe("tokens a client puts in what is logged", () => {
     expect(logged).toContain("[redacted]");
     expect(logged).not.toContain(text);
   });
+});
+
+describe("what a client sends cannot forge a log field or break the line", () => {
+  const HOSTILE = [
+    '"',
+    "\\",
+    "\n",
+    "\r",
+    "\t",
+    "\u0000",
+    "\u001f",
+    "\u007f",
+    "\u2028",
+    "\u2029",
+    "\ud800",
+    "\udfff",
+    "ÿ",
+    "😀",
+  ];
+  const KEYS = ["time", "level", "requestId", "method", "path", "status", "durationMs", "bytesOut"];
+
+  /** Each string the sink was given, checked to be one line holding one JSON object, parsed. */
+  function parsedLines(written: readonly string[]): Record<string, unknown>[] {
+    return written.map((text) => {
+      expect(text).not.toMatch(/[\n\r\u2028\u2029]/);
+      const entry: unknown = JSON.parse(text);
+      expect(entry).toBeTypeOf("object");
+      return entry as Record<string, unknown>;
+    });
+  }
+
+  test("a path, query and headers carrying quotes, backslashes, newlines and line separators", async () => {
+    const written: string[] = [];
+    const sink = { log: (line: string) => written.push(line), error: (line: string) => written.push(line) };
+    const app = createApp({ store: new MemoryStore(), config: parseAppConfig({ LOG_LEVEL: "debug" }), logSink: sink });
+    const path = `/tasks/${HOSTILE.slice(0, 10).map(encodeURIComponent).join("x")}`;
+    const query = `?q=${HOSTILE.slice(0, 2).join("")}%0A%E2%80%A8%ED%A0%80&"x":1`;
+    const agent = 'curl/8 "\\",\u00ff\u007f"level":"error"';
+    await app.request(`${path}${query}`, { headers: { "User-Agent": agent, "X-Request-Id": 'a","level":"x' } });
+    await app.request("/tasks", {
+      method: "POST",
+      body: "{",
+      headers: { "User-Agent": agent, "Content-Type": "application/json" },
+    });
+    const [first, second] = parsedLines(written);
+    expect(Object.keys(first ?? {})).toEqual([...KEYS, "query", "userAgent"]);
+    expect(first).toMatchObject({ method: "GET", status: 404, userAgent: agent });
+    expect(first?.path).toBe(`/tasks/${HOSTILE.slice(0, 10).join("x")}`);
+    expect(first?.query).toBe(new URL(`http://localhost${path}${query}`).search);
+    expect(first?.requestId).toMatch(/^[\w-]+$/);
+    expect(Object.keys(second ?? {})).toEqual([...KEYS, "query", "userAgent"]);
+    expect(second).toMatchObject({ method: "POST", path: "/tasks", status: 400, userAgent: agent });
+  });
+
+  test("lone surrogates and control characters in every field a request gives, and in an error", () => {
+    const written: string[] = [];
+    const sink = { log: (line: string) => written.push(line), error: (line: string) => written.push(line) };
+    const log = requestLogger("debug", sink, ["s3cret"]);
+    const text = `${HOSTILE.join("")}s3cret`;
+    const error = new Error(text);
+    error.stack = `Error: ${text}\n    at nowhere`;
+    const c = {
+      req: { path: `/tasks/${text}`, url: "http://localhost/tasks", header: () => text },
+      error,
+    } as unknown as Parameters<RequestLog["write"]>[0];
+    const state: RequestState = {
+      id: text,
+      start: performance.now(),
+      bytes: 5,
+      complete: true,
+      text: false,
+      method: text,
+      logFields: { query: text, userAgent: text },
+      headers: undefined,
+    };
+    log.write(c, state, new Response(null, { status: 500 }));
+    const [entry] = parsedLines(written);
+    const hidden = `${HOSTILE.join("")}[redacted]`;
+    expect(Object.keys(entry ?? {})).toEqual([...KEYS, "query", "userAgent", "error"]);
+    expect(entry).toMatchObject({
+      level: "error",
+      requestId: hidden,
+      method: hidden,
+      path: `/tasks/${hidden}`,
+      status: 500,
+      bytesOut: 5,
+      query: hidden,
+      userAgent: hidden,
+      error: { name: "Error", message: hidden, stack: `Error: ${hidden}\n    at nowhere` },
+    });
+  });
+
+  test.each(HOSTILE.map((character) => [character.codePointAt(0)?.toString(16).padStart(4, "0"), character]))(
+    "jsonString of U+%s is that string's JSON, on one line",
+    (_code, character) => {
+      for (const text of [character, `a${character}b`, character.repeat(3)]) {
+        const json = jsonString(text);
+        expect(json).not.toMatch(/[\n\r\u2028\u2029]/);
+        expect(JSON.parse(json)).toBe(text);
+      }
+    },
+  );
 });

@@ -1,4 +1,4 @@
-// WebSocket admission through the app in-process, over a stand-in runtime upgrade: when a place is taken and given back.
+// WebSocket admission through the app in-process, over a stand-in runtime upgrade: when a slot is taken and given back.
 import { defineWebSocketHelper, WSContext, type WSEvents } from "hono/ws";
 import { expect, test } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
@@ -26,7 +26,7 @@ function fakeSocket(): { context: WSContext; sent: string[]; closed: { code?: nu
 }
 
 /**
- * An app with one subscriber place over a runtime upgrade that `accept` decides about: the events
+ * An app with one subscriber slot over a runtime upgrade that `accept` decides about: the events
  * of each accepted socket are kept, so that a test opens and closes it as the runtime would.
  */
 function appWithSockets(accept: () => boolean): { app: TaskApp; accepted: WSEvents[] } {
@@ -51,7 +51,7 @@ async function placeFree(app: TaskApp): Promise<boolean> {
   return res.status === 200;
 }
 
-test("a WebSocket handshake the runtime fails answers 400 with a JSON message, and takes no place", async () => {
+test("a WebSocket handshake the runtime fails returns 400 with a JSON message, and takes no slot", async () => {
   const { app } = appWithSockets(() => false);
   for (let i = 0; i < 3; i++) {
     const res = await app.request("/tasks/events", { headers: HANDSHAKE });
@@ -61,7 +61,7 @@ test("a WebSocket handshake the runtime fails answers 400 with a JSON message, a
   expect(await placeFree(app)).toBe(true);
 });
 
-test("Upgrade: websocket without Connection: upgrade answers 400 naming Connection, and takes no place", async () => {
+test("Upgrade: websocket without Connection: upgrade returns 400 naming Connection, and takes no slot", async () => {
   const { app } = appWithSockets(() => true);
   const res = await app.request("/tasks/events", { headers: { ...HANDSHAKE, Connection: "keep-alive" } });
   expect(res.status).toBe(400);
@@ -69,7 +69,7 @@ test("Upgrade: websocket without Connection: upgrade answers 400 naming Connecti
   expect(await placeFree(app)).toBe(true);
 });
 
-test("a WebSocket takes its place when it opens, not before, and gives it back when it closes", async () => {
+test("a WebSocket takes its slot when it opens, not before, and gives it back when it closes", async () => {
   const { app, accepted } = appWithSockets(() => true);
   expect((await app.request("/tasks/events", { headers: HANDSHAKE })).status).toBe(200);
   // Accepted, not yet open: a handshake that never completes holds nothing.
@@ -84,7 +84,7 @@ test("a WebSocket takes its place when it opens, not before, and gives it back w
   expect(await placeFree(app)).toBe(true);
 });
 
-test("a WebSocket that opens after the last place was taken is closed with 1013, and takes none", async () => {
+test("a WebSocket that opens after the last slot was taken is closed with 1013, and takes none", async () => {
   const { app, accepted } = appWithSockets(() => true);
   for (let i = 0; i < 2; i++) expect((await app.request("/tasks/events", { headers: HANDSHAKE })).status).toBe(200);
   const [first, second] = [fakeSocket(), fakeSocket()];

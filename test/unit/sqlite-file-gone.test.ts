@@ -1,4 +1,4 @@
-// A SQLite file taken from a running server, or one it cannot write: writes answer 503 instead of
+// A SQLite file taken from a running server, or one it cannot write: writes return 503 instead of
 // acknowledging tasks a restart would not find, the log says so once, and writes resume once the
 // file is back.
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -73,7 +73,7 @@ async function expectUnavailable(res: Response): Promise<void> {
 }
 
 describe("a SQLite server whose file is taken away while it runs", () => {
-  test("answers 503 to every POST once the file's directory is deleted, adds nothing, and logs it once", async () => {
+  test("returns 503 to every POST once the file's directory is deleted, adds nothing, and logs it once", async () => {
     const app = await serve();
     expect((await post(app, "Kept")).status).toBe(200);
     rmSync(dir, { recursive: true });
@@ -90,7 +90,7 @@ describe("a SQLite server whose file is taken away while it runs", () => {
     ]);
   });
 
-  test("answers 503 when a plain file stands where the file's directory was", async () => {
+  test("returns 503 when a plain file stands where the file's directory was", async () => {
     const app = await serve();
     rmSync(dir, { recursive: true });
     writeFileSync(dir, "not a directory");
@@ -132,7 +132,7 @@ describe("a SQLite server whose file is taken away while it runs", () => {
 });
 
 describe("a SQLite server whose file cannot be written", () => {
-  test("answers 503 while the disk is full, logs it once, and takes POSTs again once there is room", async () => {
+  test("returns 503 while the disk is full, logs it once, and takes POSTs again once there is room", async () => {
     const app = await serve();
     const [connection] = connections;
     if (connection === undefined) throw new Error("The server opened no file");

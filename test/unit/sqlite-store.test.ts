@@ -265,7 +265,7 @@ describe("a SQLite store", () => {
 });
 
 describe("the store a server starts with", () => {
-  test("a list already past MAX_LIST_BYTES starts, serves every task, answers 507, and the log says so once", async () => {
+  test("a list already past MAX_LIST_BYTES starts, serves every task, returns 507, and the log says so once", async () => {
     const tasks = largeTasks(30, 20_000);
     writeLegacyList(path, tasks);
     const lines: string[] = [];

@@ -47,7 +47,7 @@ describe.each(ENTRY_POINTS)("a store that cannot be reached, on $path", ({ env, 
           headers: { "Content-Type": "application/json" },
         },
       },
-    ])("$method answers 503 with Retry-After and the contract's message, and logs the cause", async ({ init }) => {
+    ])("$method returns 503 with Retry-After and the contract's message, and logs the cause", async ({ init }) => {
       const log = vi.spyOn(console, "error").mockImplementation(() => {});
       const app = appFrom(env, store());
       const basePath = typeof env.BASE_PATH === "string" ? env.BASE_PATH : "";
@@ -63,7 +63,7 @@ describe.each(ENTRY_POINTS)("a store that cannot be reached, on $path", ({ env, 
       expect(logged).toContain(DETAIL);
     });
 
-    test("HEAD answers 503 with Retry-After and no body", async () => {
+    test("HEAD returns 503 with Retry-After and no body", async () => {
       vi.spyOn(console, "error").mockImplementation(() => {});
       const res = await appFrom(env, store()).request(path, { method: "HEAD" });
       expect(res.status).toBe(503);
@@ -73,7 +73,7 @@ describe.each(ENTRY_POINTS)("a store that cannot be reached, on $path", ({ env, 
   });
 });
 
-test("a POST that the store refuses as unreachable is still checked first: a bad body answers 400, not 503", async () => {
+test("a POST that the store refuses as unreachable is still checked first: a bad body returns 400, not 503", async () => {
   const app = appFrom({}, UNREACHABLE[0]?.store());
   const res = await app.request("/tasks", {
     method: "POST",
@@ -117,7 +117,7 @@ describe("a Durable Object the Worker cannot reach", () => {
       error: rpcError("Durable Object is overloaded. Too many requests queued.", { overloaded: true }),
     },
     { kind: "cut off from the Worker", error: rpcError("Network connection lost.", { retryable: true }) },
-  ])("when the object is $kind, GET and POST answer 503 with Retry-After", async ({ error }) => {
+  ])("when the object is $kind, GET and POST return 503 with Retry-After", async ({ error }) => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const app = appFrom({}, new DurableObjectStore(failingObject(error)));
     for (const res of [await app.request("/tasks"), await app.request("/tasks", post)]) {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { utf8Length } from "../../src/http/request-duties.ts";
+import { utf8Length } from "../../src/http/request-context.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 
 const encoder = new TextEncoder();
@@ -16,7 +16,7 @@ const appWith = (textBodies: boolean) =>
   });
 
 /**
- * What a client can see of an answer: its status, its headers but the request id, and its bytes.
+ * What a client can see of a response: its status, its headers but the request id, and its bytes.
  * Each store's lists are told apart by an instance id in the ETag, which is left out too.
  */
 async function seen(res: Response) {

@@ -96,7 +96,7 @@ describe("the list in the Durable Object", () => {
     expect(data).toEqual(created.map((task) => JSON.stringify(task)));
   });
 
-  test("a failed write answers 500, adds nothing, and the next append takes the next id", async () => {
+  test("a failed write returns 500, adds nothing, and the next append takes the next id", async () => {
     const before = await read();
     await runInDurableObject(listObject(), (_instance, state) => {
       state.storage.sql.exec(
@@ -120,7 +120,7 @@ describe("the list in the Durable Object", () => {
 });
 
 describe("a list in the Durable Object made before MAX_LIST_BYTES existed", () => {
-  test("still loads past the limit, serves every task, answers 507, and the Worker says so once, on its first read", async () => {
+  test("still loads past the limit, serves every task, returns 507, and the Worker says so once, on its first read", async () => {
     const title = "é".repeat(500_000);
     // The tables as the object kept them before it counted bytes, holding 38 MB: past the default
     // 16 MiB, and past RPC's 32 MiB, which a list handed over whole would hit.

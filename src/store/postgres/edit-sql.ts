@@ -1,12 +1,13 @@
 // The SQL that edits and deletes a task of a PostgreSQL list: each a function, so that its checks
 // and its write are one statement and one transaction, the list's row locked throughout.
 import { MAX_TOMBSTONES } from "../../list/change-log.ts";
+import { postgresTaskJson } from "../../list/task-sql.ts";
 
 /** The suffix of the edit functions' names; a new version of them gets a new one. */
 export const EDITS_VERSION = "v1";
 
 /** A task's JSON as the list shows it, from a row `t` of the tasks table. */
-export const ROW_JSON = `'{"id":' || t.id::text || ',"title":' || t.title_json || ',"completed":' || t.completed::text || '}'`;
+export const ROW_JSON = postgresTaskJson({ id: "t.id", titleJson: "t.title_json", completed: "t.completed" });
 
 /**
  * Columns, tables and functions a list made before tasks could change lacks; each statement may
@@ -56,9 +57,9 @@ export function editStatements(s: string): { readonly update: string; readonly r
   };
 }
 
-/** The edit functions, made once per list. Each answers one row: its outcome, the task's JSON and version, and the list's count and bytes. */
+/** The edit functions, made once per list. Each returns one row: its outcome, the task's JSON and version, and the list's count and bytes. */
 export function editFunctions(s: string): string {
-  const answer = `RETURNS TABLE (outcome text, task_json text, version text, task_count integer, json_bytes float8)
+  const returns = `RETURNS TABLE (outcome text, task_json text, version text, task_count integer, json_bytes float8)
     LANGUAGE plpgsql AS $fn$
     #variable_conflict use_column
     DECLARE
@@ -83,7 +84,7 @@ export function editFunctions(s: string): string {
       old_bytes := octet_length(${ROW_JSON});`;
   return `CREATE FUNCTION ${s}.update_task_${EDITS_VERSION}(
       task_id bigint, new_title_json text, new_completed boolean, if_match text[], max_bytes bigint, channel text
-    ) ${answer}
+    ) ${returns}
     BEGIN
       ${found}
       IF COALESCE(new_title_json, t.title_json) = t.title_json AND COALESCE(new_completed, t.completed) = t.completed THEN
@@ -105,7 +106,7 @@ export function editFunctions(s: string): string {
         l.json_bytes::float8;
     END
     $fn$;
-    CREATE FUNCTION ${s}.remove_task_${EDITS_VERSION}(task_id bigint, if_match text[], channel text) ${answer}
+    CREATE FUNCTION ${s}.remove_task_${EDITS_VERSION}(task_id bigint, if_match text[], channel text) ${returns}
       forgotten_through bigint;
     BEGIN
       ${found}

@@ -17,7 +17,7 @@ const POLL_MS = 1_000;
 /**
  * The list in `schema`, reached through a Hyperdrive binding. A Worker cannot reuse a connection
  * across requests, so each operation gets a client of its own, which Hyperdrive's pool makes
- * cheap, and closes it after the answer, keeping the request open for that with `waitUntil`. The
+ * cheap, and closes it after the response, keeping the request open for that with `waitUntil`. The
  * isolate keeps its copy of the list across requests, so an unchanged list costs one small query.
  * Under wrangler dev there is no pool: each client is a new database connection, most of a
  * request's time (docs/postgresql.md).

@@ -1,6 +1,7 @@
 // The SQL of a list in a PostgreSQL schema: its tables, made or brought up to date in one
 // statement, the catch-up query and the statements and functions that write it.
 import { INITIAL_TASKS } from "../../list/task.ts";
+import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import { changeUpgrades, editStatements, ROW_JSON } from "./edit-sql.ts";
 
@@ -19,7 +20,7 @@ export interface Statements {
 }
 
 /** A task's JSON as the list shows it, built from a row of the tasks table. */
-export const TASK_JSON = `'{"id":' || id::text || ',"title":' || title_json || ',"completed":' || completed::text || '}'`;
+const TASK_JSON = postgresTaskJson();
 
 export function statements(schema: string): Statements {
   const s = `"${schema}"`;
@@ -66,7 +67,7 @@ BEGIN
     SELECT '${instance}', count(*), COALESCE(max(id), 0), 2 + COALESCE(sum(octet_length(${TASK_JSON}) + 1) - 1, 0)
     FROM ${s}.tasks;
   END IF;
-  -- Idempotency-Keys: each with the task it added, as first answered, and a hash of what it asked
+  -- Idempotency-Keys: each with the task it added, as first returned, and a hash of what it asked
   -- for, oldest first by seq, and how many each scope (write token) holds, so that its oldest past
   -- the limit are forgotten.
   CREATE TABLE IF NOT EXISTS ${s}.idempotency_keys (
@@ -97,7 +98,7 @@ $init$`,
     // cannot be brought up to date (another list, a change past the list's or older than the
     // deletions it remembers) gets everything from 0. The window keeps the tasks whose JSON starts
     // before the chunk's byte limit: at least one, so a reader always moves on; `through` is the
-    // last change the answer covers.
+    // last change the reply covers.
     changes: `WITH state AS (
   SELECT instance, task_count, json_bytes, change_number, last_id, forgotten,
     CASE WHEN instance = $1 AND $2::bigint <= change_number AND ($2::bigint = 0 OR $2::bigint >= forgotten)
@@ -147,7 +148,7 @@ const APPEND_KEYED = "append_keyed_v3";
 /**
  * The function that appends a task with an Idempotency-Key, in one statement and so in one
  * transaction: the key is claimed first, so a second request with it waits on the unique index
- * until the first commits, then answers with the first's task; a key that added nothing (the
+ * until the first commits, then returns the first's task; a key that added nothing (the
  * list full) is forgotten in the same transaction, so a failure remembers nothing. A new key
  * forgets the oldest of its own scope past the limit, never another scope's.
  */
@@ -178,7 +179,7 @@ function appendKeyedFunction(s: string): string {
             NULL::text, NULL::boolean FROM ${s}.list l WHERE l.singleton;
           RETURN;
         END IF;
-        -- The task as first answered, even when it was edited or deleted since.
+        -- The task as first returned, even when it was edited or deleted since.
         IF known.task_json IS NOT NULL THEN
           RETURN QUERY SELECT 'replayed'::text, known.task_id, l.task_count, l.json_bytes::float8, l.last_id,
             known.task_json, NULL::boolean FROM ${s}.list l WHERE l.singleton;
@@ -206,7 +207,7 @@ function appendKeyedFunction(s: string): string {
       INSERT INTO ${s}.tasks (id, title_json, completed, created, changed)
         VALUES (appended.new_id, new_title_json, new_completed, appended.change, appended.change);
       UPDATE ${s}.idempotency_keys k SET task_id = appended.new_id, fingerprint = key_fingerprint,
-          task_json = '{"id":' || appended.new_id::text || ',"title":' || new_title_json || ',"completed":' || new_completed::text || '}'
+          task_json = ${postgresTaskJson({ id: "appended.new_id", titleJson: "new_title_json", completed: "new_completed" })}
         WHERE k.scope = key_scope AND k.key = key_value;
       PERFORM pg_notify(channel, appended.new_id::text);
       IF claimed THEN
@@ -233,7 +234,7 @@ function literal(text: string): string {
 
 const encoder = new TextEncoder();
 
-/** The answer to a reader's question, from the row of {@link Statements.changes}. */
+/** The reply to a reader's question, from the row of {@link Statements.changes}. */
 export function changesOf(row: Record<string, unknown>): ListChanges {
   const json = encoder.encode(typeof row.json === "string" ? row.json : "") as Uint8Array<ArrayBuffer>;
   const tasks = typeof row.tasks === "string" ? row.tasks.split(",").map((task) => task.split(":").map(Number)) : [];

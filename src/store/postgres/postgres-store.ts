@@ -56,7 +56,7 @@ class MissingList extends Error {
  *
  * Each process keeps a {@link ListMirror} of the list and, per read, asks only for the tasks after
  * its last id with the list's instance and count, in one query: a current copy costs one small
- * query and answers 304. An append is one statement: it updates the list's row, with both limits
+ * query and responds 304. An append is one statement: it updates the list's row, with both limits
  * in its WHERE, and inserts the task with the id it got. The row's lock is held until the
  * statement commits, so ids are contiguous, commits happen in id order, and a reader asking for
  * ids after its last never skips a task that commits late.

@@ -6,7 +6,7 @@ import { describeError, PostgresStore } from "./postgres-store.ts";
 import { hideDatabasePassword, type PostgresServerConfig, redactDatabaseUrl } from "./settings.ts";
 
 /**
- * Seconds a connection attempt may take. A database that does not answer then fails a request
+ * Seconds a connection attempt may take. A database that does not reply by then fails a request
  * with 503 in that time, and stops a server at start in that time.
  */
 const CONNECT_TIMEOUT_SECONDS = 10;

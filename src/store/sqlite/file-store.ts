@@ -48,7 +48,7 @@ export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journa
  * Before each write commits, it checks that the path still holds the files it opened: SQLite in
  * WAL mode would go on writing to a file deleted or moved away, and a restart would not find what
  * was acknowledged. Such a write, or one SQLite cannot write (a disk full, an I/O error), is
- * rolled back and answers 503; the log says so once, and again once a write succeeds.
+ * rolled back and gets 503; the log says so once, and again once a write succeeds.
  */
 export class SqliteFileStore implements TaskStore {
   readonly #list: SqliteList;

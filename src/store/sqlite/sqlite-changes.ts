@@ -1,4 +1,4 @@
-// What changed in a SQLite list after a change number, in change order: the answer a Durable
+// What changed in a SQLite list after a change number, in change order: the reply a Durable
 // Object gives a Worker's copy of the list, and what it sends its WebSocket subscribers.
 import type { ListEvent } from "../../list/encoded-list.ts";
 import { taskJson } from "../../list/task.ts";

@@ -91,7 +91,7 @@ export interface EditContext {
   readonly counters: ChangeCounters;
 }
 
-/** What an edit or a deletion did to the list: its answer and, when it changed the list, its new byte count. */
+/** What an edit or a deletion did to the list: its result and, when it changed the list, its new byte count. */
 export interface SqliteEdit<R> {
   readonly result: R;
   /** Bytes of the list's JSON after the change, when there was one. */

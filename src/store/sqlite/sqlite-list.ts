@@ -4,6 +4,7 @@ import type { ListLimits } from "../../config.ts";
 import type { StoredList } from "../../list/encoded-list.ts";
 import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
+import { sqliteTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
 import { changesSince } from "./sqlite-changes.ts";
@@ -73,7 +74,7 @@ const OLDEST_KEYS =
   "DELETE FROM idempotency_keys WHERE seq IN (SELECT seq FROM idempotency_keys WHERE scope = ? ORDER BY seq LIMIT ?)";
 const KNOWN_KEY = "SELECT fingerprint, task_id, task_json FROM idempotency_keys WHERE scope = ? AND key = ?";
 /** Bytes of the JSON of the tasks changed after a change number, commas between them included, counted in SQL as the list encodes them. */
-const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST('{"id":' || id || ',"title":' || title_json || ',"completed":' || (CASE completed WHEN 1 THEN 'true' ELSE 'false' END) || '}' AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
+const BYTES_CHANGED_AFTER = `SELECT COALESCE(SUM(LENGTH(CAST(${sqliteTaskJson()} AS BLOB)) + 1) - 1, 0) AS bytes FROM tasks WHERE changed > ?`;
 
 /**
  * The list as tables in a SQLite database, of which this object must be the only writer: it keeps
@@ -160,7 +161,7 @@ export class SqliteList {
 
   /**
    * Appends a task with the next id, in one transaction, unless it would break one of `limits`.
-   * With `key`: a key the list remembers answers with the task it added (or is refused, for
+   * With `key`: a key the list remembers returns the task it added (or is refused, for
    * another task) before any limit; a new one is remembered in the transaction that adds the task,
    * which forgets the oldest keys of its scope past `limits.maxKeys`.
    */
@@ -171,7 +172,7 @@ export class SqliteList {
       const known = this.#db.query(KNOWN_KEY, key.scope, key.key)[0];
       if (known !== undefined) {
         if (known.fingerprint !== key.fingerprint) return { keyReused: true };
-        // The task as first answered, even when it was edited or deleted since.
+        // The task as first returned, even when it was edited or deleted since.
         if (typeof known.task_json === "string") return { replayed: JSON.parse(known.task_json) as Task };
         const kept = this.#db.query(TASK, Number(known.task_id))[0];
         if (kept !== undefined) return { replayed: toTask(kept) };

@@ -1,0 +1,23 @@
+// A task's JSON as SQL builds it from a row of a tasks table, byte for byte what `taskJson` makes:
+// one form for SQLite, one for PostgreSQL. Both stores keep a title as its JSON string literal
+// (`JSON.stringify` of it), so neither form escapes anything.
+
+/** The SQL expressions a task's JSON is built from: its id, its title's JSON and its completed. */
+export interface TaskColumns {
+  readonly id: string;
+  readonly titleJson: string;
+  readonly completed: string;
+}
+
+/** The columns of the tasks table, unqualified. */
+export const TASK_COLUMNS: TaskColumns = { id: "id", titleJson: "title_json", completed: "completed" };
+
+/** A task's JSON in SQLite, where `completed` is 0 or 1. */
+export function sqliteTaskJson({ id, titleJson, completed }: TaskColumns = TASK_COLUMNS): string {
+  return `'{"id":' || ${id} || ',"title":' || ${titleJson} || ',"completed":' || (CASE ${completed} WHEN 1 THEN 'true' ELSE 'false' END) || '}'`;
+}
+
+/** A task's JSON in PostgreSQL, where `completed` is a boolean. */
+export function postgresTaskJson({ id, titleJson, completed }: TaskColumns = TASK_COLUMNS): string {
+  return `'{"id":' || ${id}::text || ',"title":' || ${titleJson} || ',"completed":' || ${completed}::text || '}'`;
+}
