@@ -17,7 +17,8 @@ import {
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
 import { changeEvents } from "../sqlite/sqlite-changes.ts";
-import { type SqliteConnection, SqliteList } from "../sqlite/sqlite-list.ts";
+import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
+import { SqliteList } from "../sqlite/sqlite-list.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult } from "../store.ts";
 import type { ListObjectRpc, ObjectAppendResult, ObjectUpdateResult } from "./durable-store.ts";
 

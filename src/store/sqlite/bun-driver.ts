@@ -2,7 +2,7 @@
 import { Database } from "bun:sqlite";
 import { fileIdentity } from "./file-identity.ts";
 import { type OpenSqliteFile, WRITER_PRAGMAS } from "./file-store.ts";
-import type { SqlValue } from "./sqlite-list.ts";
+import type { SqlValue } from "./sqlite-connection.ts";
 
 /** Opens the database file at `path` with bun:sqlite, creating it if needed. */
 export const openBunSqlite: OpenSqliteFile = (path) => {

@@ -14,7 +14,8 @@ import type {
   TaskStore,
   UpdateResult,
 } from "../store.ts";
-import { type SqliteConnection, SqliteList } from "./sqlite-list.ts";
+import type { SqliteConnection } from "./sqlite-connection.ts";
+import { SqliteList } from "./sqlite-list.ts";
 
 /** A connection to a database file, which a Node, Bun or Deno server opens and may close. */
 export interface SqliteFileConnection extends SqliteConnection {

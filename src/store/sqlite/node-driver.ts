@@ -2,7 +2,7 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { fileIdentity } from "./file-identity.ts";
 import { type OpenSqliteFile, WRITER_PRAGMAS } from "./file-store.ts";
-import type { SqlValue } from "./sqlite-list.ts";
+import type { SqlValue } from "./sqlite-connection.ts";
 
 /** Opens the database file at `path` with node:sqlite (Node 24 and Deno), creating it if needed. */
 export const openNodeSqlite: OpenSqliteFile = (path) => {

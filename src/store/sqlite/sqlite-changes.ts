@@ -3,8 +3,8 @@
 import type { ListEvent } from "../../list/encoded-list.ts";
 import { taskJson } from "../../list/task.ts";
 import type { ListChanges } from "../mirror.ts";
+import type { SqliteConnection } from "./sqlite-connection.ts";
 import type { ChangeCounters } from "./sqlite-edits.ts";
-import type { SqliteConnection } from "./sqlite-list.ts";
 
 const encoder = new TextEncoder();
 const TASKS_CHANGED_AFTER =

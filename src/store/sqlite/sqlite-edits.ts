@@ -7,7 +7,7 @@ import type { ListUsage } from "../../list/limits.ts";
 import { taskVersion } from "../../list/list-version.ts";
 import { type Task, taskJson } from "../../list/task.ts";
 import type { IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
-import type { SqliteConnection } from "./sqlite-list.ts";
+import type { SqliteConnection } from "./sqlite-connection.ts";
 
 const encoder = new TextEncoder();
 

@@ -8,6 +8,7 @@ import { sqliteTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
 import { changesSince } from "./sqlite-changes.ts";
+import type { SqliteConnection } from "./sqlite-connection.ts";
 import {
   type ChangeCounters,
   removeRow,
@@ -16,22 +17,6 @@ import {
   updateRow,
   upgradeForChanges,
 } from "./sqlite-edits.ts";
-
-/** A value SQLite binds or returns that the list uses. */
-export type SqlValue = string | number | null;
-
-/**
- * The little of a SQLite connection the list needs, so that node:sqlite, bun:sqlite and a
- * Durable Object's `ctx.storage.sql` all fit behind it.
- */
-export interface SqliteConnection {
-  /** Runs one statement to completion with `params` bound to its `?`s, and returns its rows. */
-  query(sql: string, ...params: SqlValue[]): Record<string, unknown>[];
-  /** Runs one statement and yields its rows one at a time; leaving the loop early ends the statement. */
-  iterate(sql: string, ...params: SqlValue[]): Iterable<Record<string, unknown>>;
-  /** Runs `work` in one transaction: everything it wrote commits, or nothing does if it throws. */
-  transaction<T>(work: () => T): T;
-}
 
 /** What a successful {@link SqliteList.append} added: the task, and its JSON as text and as UTF-8. */
 export interface Appended {
