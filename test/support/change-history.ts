@@ -47,7 +47,12 @@ function caughtUp(list: ListVersion, held: Held): Held {
   const tasks = new Map(held.tasks);
   let cursor = held.cursor;
   const { reset, events } = list.eventsAfter(cursor);
-  if (reset) tasks.clear();
+  // A reset carries no change number: a client that drops what it holds knows nothing, cursor 0, and
+  // so is right even when no event follows (an empty list) and the list later passes its old cursor.
+  if (reset) {
+    tasks.clear();
+    cursor = 0;
+  }
   for (const event of events) {
     if (event.event === "delete") tasks.delete(event.id);
     else {
