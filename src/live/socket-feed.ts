@@ -3,9 +3,6 @@
 import type { WSContext, WSEvents } from "hono/ws";
 import { RESET_TEXT } from "../list/event-text.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../messages.ts";
-import type { TaskStore } from "../store/store.ts";
-import { follow, type Sink } from "./follow.ts";
-import type { TaskFrames } from "./frames.ts";
 import {
   DRAIN_POLL_MS,
   GOING_AWAY,
@@ -15,7 +12,10 @@ import {
   TOO_FAR_BEHIND,
   TRY_AGAIN_LATER,
   tooBig,
-} from "./socket-rules.ts";
+} from "../socket-rules.ts";
+import type { TaskStore } from "../store/store.ts";
+import { follow, type Sink } from "./follow.ts";
+import type { TaskFrames } from "./frames.ts";
 import type { Subscribers } from "./subscribers.ts";
 
 /** The socket's own count of bytes sent but not yet written: `bufferedAmount`, or Bun's `getBufferedAmount()`. */

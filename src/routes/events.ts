@@ -1,10 +1,11 @@
 // Following the list: GET /tasks/events serves Server-Sent Events, or with `Upgrade: websocket` a
 // WebSocket, from the reader's cursor on.
-import { subscription } from "../live/subscribe.ts";
+
 import { badCursor, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { errorResponse, header, parameter, response } from "../pages/openapi-parts.ts";
 import type { Route, RouteContext } from "./route.ts";
+import { subscription } from "./subscription.ts";
 
 /** Where the list's changes are followed: Server-Sent Events, or a WebSocket. */
 const EVENTS_PATH = "/tasks/events";

@@ -1,7 +1,7 @@
 // The Bun entry: Bun.serve on PORT and HOST.
 import { websocket as honoSockets, upgradeWebSocket } from "hono/bun";
 import { batchedLogSink } from "../http/request-log.ts";
-import { MAX_MESSAGE_BYTES, PING_INTERVAL_S } from "../live/socket-rules.ts";
+import { MAX_MESSAGE_BYTES, PING_INTERVAL_S } from "../socket-rules.ts";
 import { openBunSqlite } from "../store/sqlite/bun-driver.ts";
 import { startServerApp } from "./server.ts";
 

@@ -2,7 +2,7 @@
 // responds 500 to any other spelling, which RFC 6455 allows; this one takes any, and has Deno ping
 // each subscriber.
 import { defineWebSocketHelper, type UpgradeWebSocket } from "hono/ws";
-import { PING_INTERVAL_S } from "../live/socket-rules.ts";
+import { PING_INTERVAL_S } from "../socket-rules.ts";
 import { socketContext } from "./socket-context.ts";
 
 /** Upgrades to a Deno WebSocket; the app has checked the handshake first. */

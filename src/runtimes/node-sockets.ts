@@ -5,7 +5,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { defineWebSocketHelper, type UpgradeWebSocket, WSContext, type WSEvents } from "hono/ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import { MAX_MESSAGE_BYTES, PING_INTERVAL_S } from "../live/socket-rules.ts";
+import { MAX_MESSAGE_BYTES, PING_INTERVAL_S } from "../socket-rules.ts";
 
 /** Where the app's upgrade leaves the events of a socket it accepts, on the env of an upgrade request. */
 const ACCEPTED = Symbol("accepted WebSocket");

@@ -5,6 +5,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import { eventText, RESET_TEXT } from "../../list/event-text.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import {
   DRAIN_POLL_MS,
   MESSAGE_TOO_BIG,
@@ -13,8 +14,7 @@ import {
   TOO_FAR_BEHIND,
   TRY_AGAIN_LATER,
   tooBig,
-} from "../../live/socket-rules.ts";
-import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
+} from "../../socket-rules.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
 import { changeEvents } from "../sqlite/sqlite-changes.ts";
 import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";

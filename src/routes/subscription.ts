@@ -5,13 +5,13 @@ import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import { apiError } from "../errors.ts";
 import { type AppEnv, type AppHandler, respond } from "../http/request-context.ts";
+import { parseCursor } from "../live/cursor.ts";
+import { eventStream } from "../live/event-stream.ts";
+import { TaskFrames } from "../live/frames.ts";
+import { socketFeed } from "../live/socket-feed.ts";
+import { Subscribers } from "../live/subscribers.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
-import { parseCursor } from "./cursor.ts";
-import { eventStream } from "./event-stream.ts";
-import { TaskFrames } from "./frames.ts";
-import { socketFeed } from "./socket-feed.ts";
-import { Subscribers } from "./subscribers.ts";
 
 /** A Sec-WebSocket-Key: 16 bytes in base64. */
 const SOCKET_KEY = /^[A-Za-z0-9+/]{21}[AQgw]==$/;
