@@ -1,14 +1,12 @@
 // PostgreSQL builds a task's JSON byte for byte as taskJson encodes it, for any title.
 import postgres from "postgres";
-import { afterAll, describe, expect, inject, test } from "vitest";
-import { taskJson } from "../../src/list/task.ts";
+import { afterAll, describe, inject, test } from "vitest";
 import { postgresTaskJson } from "../../src/list/task-sql.ts";
-import { hostileTasks } from "../support/hostile-titles.ts";
+import { expectTaskJsonRows, hostileTasks } from "../support/hostile-titles.ts";
 
 const { url } = inject("postgres");
 const sql = postgres(url, { max: 1, fetch_types: false, onnotice: () => {} });
 afterAll(() => sql.end());
-const encoder = new TextEncoder();
 
 describe("a task's JSON built by PostgreSQL", () => {
   test("is taskJson's bytes for hostile titles, completed and not", async () => {
@@ -23,13 +21,9 @@ describe("a task's JSON built by PostgreSQL", () => {
     const rows = await sql.unsafe(
       `SELECT id, encode(convert_to(${postgresTaskJson()}, 'UTF8'), 'hex') AS json FROM task_sql.tasks ORDER BY id`,
     );
-    expect(rows).toHaveLength(tasks.length);
-    const byId = new Map(tasks.map((task) => [task.id, task]));
-    for (const row of rows) {
-      const task = byId.get(Number(row.id));
-      expect(task).toBeDefined();
-      if (task === undefined) continue;
-      expect(row.json, JSON.stringify(task)).toBe(Buffer.from(encoder.encode(taskJson(task))).toString("hex"));
-    }
+    expectTaskJsonRows(
+      rows.map((row) => ({ id: row.id, hex: String(row.json) })),
+      tasks,
+    );
   });
 });

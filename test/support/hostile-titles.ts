@@ -1,6 +1,7 @@
 // Titles a task's JSON must carry byte for byte, whatever the encoder: JSON's own escapes,
 // control characters, NUL, lone surrogates, characters of every UTF-8 width, and nothing at all.
-import type { Task } from "../../src/list/task.ts";
+import { expect } from "vitest";
+import { type Task, taskJson } from "../../src/list/task.ts";
 
 /** Titles, each with what makes it hostile. */
 export const HOSTILE_TITLES: readonly (readonly [string, string])[] = [
@@ -23,4 +24,19 @@ export function hostileTasks(): Task[] {
     { id: index + 1, title, completed: false },
     { id: 1_000_000_000 + index, title, completed: true },
   ]);
+}
+
+/** Checks that each of `rows`, a task's id and the hex of its JSON as a database built it, is taskJson's bytes for one of `tasks`, and that every task has its row. */
+export function expectTaskJsonRows(
+  rows: readonly { readonly id: unknown; readonly hex: string }[],
+  tasks: readonly Task[],
+): void {
+  expect(rows).toHaveLength(tasks.length);
+  const byId = new Map(tasks.map((task) => [task.id, task]));
+  for (const row of rows) {
+    const task = byId.get(Number(row.id));
+    expect(task).toBeDefined();
+    if (task === undefined) continue;
+    expect(row.hex, JSON.stringify(task)).toBe(Buffer.from(new TextEncoder().encode(taskJson(task))).toString("hex"));
+  }
 }
