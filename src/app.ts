@@ -11,6 +11,7 @@ import type { Sha256 } from "./http/idempotency.ts";
 import { type AppEnv, type AppHandler, jsonResponse, type RuntimeOptions, respond } from "./http/request-context.ts";
 import { type LogSink, requestLogger } from "./http/request-log.ts";
 import { requestWrapper } from "./http/request-wrapper.ts";
+import { ServedMethodsRouter } from "./http/served-methods-router.ts";
 import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
@@ -65,7 +66,7 @@ export function createApp({
 }: AppOptions): TaskApp {
   // The routes sit under the base path; the 404 and error handlers respond to every other request too,
   // with request ids, logs and headers.
-  const root = new Hono<AppEnv>();
+  const root = new Hono<AppEnv>({ router: new ServedMethodsRouter() });
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
   const wrapper = requestWrapper(log, { textBodies, parsedHeaders });

@@ -1,7 +1,12 @@
 import { describe, expect, test } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/store/memory.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError, snapshot } from "./helpers.ts";
 
-const OTHER_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "PURGE", "QUERY"];
+/** Methods named like members of Object.prototype: valid HTTP tokens, which Deno's server passes on. */
+const PROTOTYPE_NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty"];
+const OTHER_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS", "PURGE", "QUERY", ...PROTOTYPE_NAMES];
 
 describe.each(ENTRY_POINTS)("methods other than GET, HEAD and POST on $path", ({ env, path }) => {
   test.each(OTHER_METHODS)("%s returns 405 with an empty body, Allow and no Content-Type", async (method) => {
@@ -25,6 +30,31 @@ describe.each(ENTRY_POINTS)("methods other than GET, HEAD and POST on $path", ({
     expect(await snapshot(app, path)).toEqual(before);
   });
 });
+
+test.each(PROTOTYPE_NAMES)(
+  "%s is a method no path serves: 405 with each path's Allow, 404 elsewhere, and logged as sent",
+  async (method) => {
+    const lines: string[] = [];
+    const logSink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    const app = createApp({ store: new MemoryStore(), config: parseAppConfig({}), logSink });
+    const allows = {
+      "/tasks/1": "GET, HEAD, PUT, PATCH, DELETE",
+      "/tasks/events": "GET, HEAD",
+      "/openapi.json": "GET, HEAD",
+      "/": "GET, HEAD",
+    };
+    for (const [path, allow] of Object.entries(allows)) {
+      const res = await app.request(path, { method });
+      expect([res.status, res.headers.get("Allow"), await res.text()]).toEqual([405, allow, ""]);
+    }
+    await expectJsonError(await app.request("/nowhere", { method }), 404, "Not found");
+    expect(lines.map((line) => JSON.parse(line) as { method: string; status: number })).toEqual(
+      [...Object.keys(allows), "/nowhere"].map((path) =>
+        expect.objectContaining({ method, path, status: path === "/nowhere" ? 404 : 405 }),
+      ),
+    );
+  },
+);
 
 describe.each([
   { env: {}, base: "" },
