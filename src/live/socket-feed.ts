@@ -3,16 +3,7 @@
 import type { WSContext, WSEvents } from "hono/ws";
 import { RESET_TEXT } from "../list/event-text.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../messages.ts";
-import {
-  DRAIN_POLL_MS,
-  GOING_AWAY,
-  MESSAGE_TOO_BIG,
-  SOCKET_MARK_BYTES,
-  TOO_BIG_REASON,
-  TOO_FAR_BEHIND,
-  TRY_AGAIN_LATER,
-  tooBig,
-} from "../socket-rules.ts";
+import * as rules from "../socket-rules.ts";
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
@@ -50,37 +41,37 @@ export function socketFeed(
     onOpen(_event, ws) {
       leave = subscribers.join();
       // Others opened since this one was let in, and took the last slots.
-      if (leave === undefined) return ws.close(TRY_AGAIN_LATER, TOO_MANY_SUBSCRIBERS);
+      if (leave === undefined) return ws.close(rules.TRY_AGAIN_LATER, TOO_MANY_SUBSCRIBERS);
       const sink: Sink = {
-        full: () => buffered(ws) >= SOCKET_MARK_BYTES,
+        full: () => buffered(ws) >= rules.SOCKET_MARK_BYTES,
         drained: (signal) =>
           new Promise((done) => {
             const timer = setInterval(() => {
-              if (signal.aborted || buffered(ws) < SOCKET_MARK_BYTES) {
+              if (signal.aborted || buffered(ws) < rules.SOCKET_MARK_BYTES) {
                 clearInterval(timer);
                 done();
               }
-            }, DRAIN_POLL_MS);
+            }, rules.DRAIN_POLL_MS);
           }),
         send: (event, fresh) => ws.send(frames.text(event, fresh)),
         reset: () => ws.send(RESET_TEXT),
         keepAlive: () => {},
-        cutOff: () => ws.close(TRY_AGAIN_LATER, TOO_FAR_BEHIND),
+        cutOff: () => ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND),
       };
       finish = () => {
         end();
-        ws.close(GOING_AWAY, "The server is stopping: connect again with your cursor");
+        ws.close(rules.GOING_AWAY, "The server is stopping: connect again with your cursor");
       };
       if (closing?.aborted) return finish();
       closing?.addEventListener("abort", finish, { once: true });
       follow(store, cursor, sink, stop.signal).then(end, () => {
         end();
-        ws.close(TRY_AGAIN_LATER, "The list cannot be read now: connect again with your cursor");
+        ws.close(rules.TRY_AGAIN_LATER, "The list cannot be read now: connect again with your cursor");
       });
     },
     // The service reads no message; where the runtime cannot refuse a big one unread, it is refused here.
     onMessage(event, ws) {
-      if (tooBig(event.data)) ws.close(MESSAGE_TOO_BIG, TOO_BIG_REASON);
+      if (rules.tooBig(event.data)) ws.close(rules.MESSAGE_TOO_BIG, rules.TOO_BIG_REASON);
     },
     onClose: end,
     onError: end,

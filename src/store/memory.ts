@@ -5,21 +5,13 @@ import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.t
 import { ChangeSignal } from "./change-signal.ts";
 import { planRemove, planUpdate } from "./local-writes.ts";
 import { RememberedKeys } from "./remembered-keys.ts";
-import type {
-  AppendResult,
-  IdempotencyKey,
-  IfMatch,
-  RemoveResult,
-  TaskPatch,
-  TaskStore,
-  UpdateResult,
-} from "./store.ts";
+import type * as seam from "./store.ts";
 
 /**
  * One list in this isolate's or process's memory, starting from the initial tasks. Reads are
  * synchronous, so a GET makes no promise.
  */
-export class MemoryStore implements TaskStore {
+export class MemoryStore implements seam.TaskStore {
   #list: EncodedList | undefined;
   readonly #keys = new RememberedKeys();
   readonly #changes: ChangeSignal;
@@ -33,7 +25,7 @@ export class MemoryStore implements TaskStore {
     return this.#encoded().read();
   }
 
-  async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
+  async append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
     const list = this.#encoded();
     const known = key === undefined ? undefined : this.#keys.match(key);
     if (known === "another-task") return { outcome: "key-reused", usage: list.usage };
@@ -49,7 +41,12 @@ export class MemoryStore implements TaskStore {
     return { outcome: "added", task: created, json, usage: list.usage };
   }
 
-  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+  async update(
+    id: number,
+    patch: seam.TaskPatch,
+    limits: ListLimits,
+    ifMatch?: seam.IfMatch,
+  ): Promise<seam.UpdateResult> {
     const list = this.#encoded();
     const planned = planUpdate(list, id, patch, limits, ifMatch);
     if ("outcome" in planned) return planned;
@@ -59,7 +56,7 @@ export class MemoryStore implements TaskStore {
     return { outcome: "updated", task, json: text, version, usage: list.usage };
   }
 
-  async remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+  async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
     const list = this.#encoded();
     const planned = planRemove(list, id, ifMatch);
     if ("outcome" in planned) return planned;

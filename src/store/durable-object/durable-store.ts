@@ -6,15 +6,7 @@ import type { ListVersion } from "../../list/encoded-list.ts";
 import type { Limit, ListUsage } from "../../list/limits.ts";
 import { type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
-import type {
-  AppendResult,
-  IdempotencyKey,
-  IfMatch,
-  RemoveResult,
-  TaskPatch,
-  TaskStore,
-  UpdateResult,
-} from "../store.ts";
+import type * as seam from "../store.ts";
 
 /** What an append in the object did. */
 export type ObjectAppendResult =
@@ -25,8 +17,8 @@ export type ObjectAppendResult =
 
 /** What an update in the object did: an update's result without the task, which the Worker reads from its JSON. */
 export type ObjectUpdateResult =
-  | Exclude<UpdateResult, { outcome: "updated" | "unchanged" }>
-  | Omit<Extract<UpdateResult, { outcome: "updated" | "unchanged" }>, "task">;
+  | Exclude<seam.UpdateResult, { outcome: "updated" | "unchanged" }>
+  | Omit<Extract<seam.UpdateResult, { outcome: "updated" | "unchanged" }>, "task">;
 
 /** The object's RPC methods, as the Worker calls them. */
 export interface ListObjectRpc {
@@ -40,7 +32,7 @@ export interface ListObjectRpc {
     titleJson: Uint8Array,
     completed: boolean,
     limits: ListLimits,
-    key?: IdempotencyKey,
+    key?: seam.IdempotencyKey,
   ): ObjectAppendResult | Promise<ObjectAppendResult>;
   /**
    * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
@@ -51,10 +43,10 @@ export interface ListObjectRpc {
     titleJson: Uint8Array | undefined,
     completed: boolean | undefined,
     limits: ListLimits,
-    ifMatch: IfMatch,
+    ifMatch: seam.IfMatch,
   ): ObjectUpdateResult | Promise<ObjectUpdateResult>;
   /** Deletes task `id`. */
-  remove(id: number, ifMatch: IfMatch): RemoveResult | Promise<RemoveResult>;
+  remove(id: number, ifMatch: seam.IfMatch): seam.RemoveResult | Promise<seam.RemoveResult>;
   /**
    * Resolves true once the list's last change is after `change`, or false after `waitMs` or once
    * {@link stopWaiting} is called with the same `key`.
@@ -83,7 +75,7 @@ const WAIT_MS = 30_000;
  * passing reason (the object reset by a deploy, a lost connection, an overloaded object) is a
  * store that cannot be reached: 503, try again. What the object's own code throws stays a 500.
  */
-export class DurableObjectStore implements TaskStore {
+export class DurableObjectStore implements seam.TaskStore {
   readonly #namespace: ListObjectNamespace;
   readonly #mirror = new ListMirror();
 
@@ -95,7 +87,7 @@ export class DurableObjectStore implements TaskStore {
     return this.#call(() => this.#mirror.read(async (instance, after) => this.#stub().changes(instance, after)));
   }
 
-  async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
+  async append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
     const titleJson = new TextEncoder().encode(JSON.stringify(task.title));
     // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
     // within the list's limit, far under RPC's cap.
@@ -112,7 +104,12 @@ export class DurableObjectStore implements TaskStore {
     return { outcome: "added", task: created, json: taskJson(created), usage: result.usage };
   }
 
-  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+  async update(
+    id: number,
+    patch: seam.TaskPatch,
+    limits: ListLimits,
+    ifMatch?: seam.IfMatch,
+  ): Promise<seam.UpdateResult> {
     const titleJson = patch.title === undefined ? undefined : new TextEncoder().encode(JSON.stringify(patch.title));
     // A title larger than the whole list may be can never fit: refused here, RPC values stay small.
     if (titleJson !== undefined && titleJson.byteLength + 2 > limits.maxBytes) {
@@ -124,7 +121,7 @@ export class DurableObjectStore implements TaskStore {
     return { ...result, task: JSON.parse(result.json) as Task };
   }
 
-  remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+  remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
     return this.#call(() => this.#stub().remove(id, ifMatch));
   }
 

@@ -6,15 +6,7 @@ import type { ListLimits } from "../../config.ts";
 import { eventText, RESET_TEXT } from "../../list/event-text.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
-import {
-  DRAIN_POLL_MS,
-  MESSAGE_TOO_BIG,
-  SOCKET_MARK_BYTES,
-  TOO_BIG_REASON,
-  TOO_FAR_BEHIND,
-  TRY_AGAIN_LATER,
-  tooBig,
-} from "../../socket-rules.ts";
+import * as rules from "../../socket-rules.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
 import { changeEvents } from "../sqlite/sqlite-changes.ts";
 import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
@@ -102,7 +94,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     for (const wake of this.#waiting.values()) wake(true);
     for (const ws of this.ctx.getWebSockets()) {
       const follower = ws.deserializeAttachment() as Follower;
-      if (follower.cursor === before && ws.bufferedAmount < SOCKET_MARK_BYTES) {
+      if (follower.cursor === before && ws.bufferedAmount < rules.SOCKET_MARK_BYTES) {
         ws.send(event);
         ws.serializeAttachment({ ...follower, cursor: change } satisfies Follower);
       } else {
@@ -149,7 +141,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
 
   /** The service reads no message: a big one closes the socket, as on every runtime. */
   override webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): void {
-    if (tooBig(message)) ws.close(MESSAGE_TOO_BIG, TOO_BIG_REASON);
+    if (rules.tooBig(message)) ws.close(rules.MESSAGE_TOO_BIG, rules.TOO_BIG_REASON);
   }
 
   override webSocketClose(ws: WebSocket, code: number): void {
@@ -170,15 +162,15 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     if (ws.readyState !== WebSocket.OPEN) return;
     let follower = ws.deserializeAttachment() as Follower;
     while (follower.cursor !== this.#list.change) {
-      if (ws.bufferedAmount >= SOCKET_MARK_BYTES) {
+      if (ws.bufferedAmount >= rules.SOCKET_MARK_BYTES) {
         if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
-          ws.close(TRY_AGAIN_LATER, TOO_FAR_BEHIND);
+          ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
         } else {
-          setTimeout(() => this.#feed(ws), DRAIN_POLL_MS);
+          setTimeout(() => this.#feed(ws), rules.DRAIN_POLL_MS);
         }
         return;
       }
-      const changes = this.#list.changesSince(this.#list.instance, follower.cursor, SOCKET_MARK_BYTES);
+      const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES);
       if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
       for (const event of changeEvents(changes)) ws.send(eventText(event));
       follower = { ...follower, cursor: changes.through };

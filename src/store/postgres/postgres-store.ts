@@ -8,15 +8,7 @@ import { type ListUsage, limitReached } from "../../list/limits.ts";
 import { type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../mirror.ts";
-import type {
-  AppendResult,
-  IdempotencyKey,
-  IfMatch,
-  RemoveResult,
-  TaskPatch,
-  TaskStore,
-  UpdateResult,
-} from "../store.ts";
+import type * as seam from "../store.ts";
 import { changesOf, type Statements, statements } from "./list-sql.ts";
 
 /**
@@ -61,7 +53,7 @@ class MissingList extends Error {
  * statement commits, so ids are contiguous, commits happen in id order, and a reader asking for
  * ids after its last never skips a task that commits late.
  */
-export class PostgresStore implements TaskStore {
+export class PostgresStore implements seam.TaskStore {
   readonly #use: WithClient;
   readonly #schema: string;
   readonly #sql: Statements;
@@ -122,7 +114,7 @@ export class PostgresStore implements TaskStore {
     });
   }
 
-  append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
+  append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
     const titleJson = JSON.stringify(task.title);
     // The task's JSON as the list shows it, but for its id, whose digits only the database knows.
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
@@ -161,7 +153,7 @@ export class PostgresStore implements TaskStore {
     });
   }
 
-  update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+  update(id: number, patch: seam.TaskPatch, limits: ListLimits, ifMatch?: seam.IfMatch): Promise<seam.UpdateResult> {
     const titleJson = patch.title === undefined ? null : JSON.stringify(patch.title);
     const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
     const parameters = [id, titleJson, patch.completed ?? null, versions, limits.maxBytes, this.#schema];
@@ -169,7 +161,7 @@ export class PostgresStore implements TaskStore {
       const [row] = await sql.unsafe(this.#sql.update, parameters, PREPARED);
       if (row === undefined) throw new MissingList("The list's row is missing");
       this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-      const outcome = String(row.outcome) as UpdateResult["outcome"];
+      const outcome = String(row.outcome) as seam.UpdateResult["outcome"];
       if (outcome === "updated" || outcome === "unchanged") {
         const json = String(row.task_json);
         return { outcome, task: JSON.parse(json) as Task, json, version: String(row.version), usage: this.#usage };
@@ -179,14 +171,14 @@ export class PostgresStore implements TaskStore {
     });
   }
 
-  remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+  remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
     return this.#run(async (sql) => {
       const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
       const parameters = [id, versions, this.#schema];
       const [row] = await sql.unsafe(this.#sql.remove, parameters, PREPARED);
       if (row === undefined) throw new MissingList("The list's row is missing");
       this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-      return { outcome: String(row.outcome) as RemoveResult["outcome"], usage: this.#usage };
+      return { outcome: String(row.outcome) as seam.RemoveResult["outcome"], usage: this.#usage };
     });
   }
 

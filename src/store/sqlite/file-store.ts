@@ -5,15 +5,7 @@ import { StoreUnavailableError } from "../../errors.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
 import { type NewTask, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
-import type {
-  AppendResult,
-  IdempotencyKey,
-  IfMatch,
-  RemoveResult,
-  TaskPatch,
-  TaskStore,
-  UpdateResult,
-} from "../store.ts";
+import type * as seam from "../store.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { SqliteList } from "./sqlite-list.ts";
 
@@ -51,7 +43,7 @@ export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journa
  * was acknowledged. Such a write, or one SQLite cannot write (a disk full, an I/O error), is
  * rolled back and gets 503; the log says so once, and again once a write succeeds.
  */
-export class SqliteFileStore implements TaskStore {
+export class SqliteFileStore implements seam.TaskStore {
   readonly #list: SqliteList;
   readonly #encoded: EncodedList;
   readonly #changes = new ChangeSignal();
@@ -84,7 +76,7 @@ export class SqliteFileStore implements TaskStore {
     return this.#encoded.read();
   }
 
-  async append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): Promise<AppendResult> {
+  async append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
     const appended = this.#written(
       () => this.#list.append(task, limits, key),
       (result) => "task" in result,
@@ -100,7 +92,12 @@ export class SqliteFileStore implements TaskStore {
     return { outcome: "added", task: appended.task, json: appended.text, usage: this.#list.usage };
   }
 
-  async update(id: number, patch: TaskPatch, limits: ListLimits, ifMatch?: IfMatch): Promise<UpdateResult> {
+  async update(
+    id: number,
+    patch: seam.TaskPatch,
+    limits: ListLimits,
+    ifMatch?: seam.IfMatch,
+  ): Promise<seam.UpdateResult> {
     const { result, json } = this.#written(
       () => this.#list.update(id, patch, limits, ifMatch),
       (edit) => edit.result.outcome === "updated",
@@ -112,7 +109,7 @@ export class SqliteFileStore implements TaskStore {
     return result;
   }
 
-  async remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult> {
+  async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
     const { result } = this.#written(
       () => this.#list.remove(id, ifMatch),
       (edit) => edit.result.outcome === "deleted",
