@@ -1,4 +1,4 @@
-import { check, checkEqual, clip } from "./check.ts";
+import { check, checkEqual, clip, clipJson } from "./check.ts";
 import { type Client, checkTask, jsonPost, parseJson, type Reply, type RequestSpec, type Task } from "./client.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./table.ts";
 
@@ -42,7 +42,7 @@ export async function runTableCase(client: Client, row: TableCase): Promise<void
   const { method } = row.request;
   const before = row.body === "list" || method !== "GET" ? await client.readList() : undefined;
   const reply = await client.send(row.request);
-  checkEqual(reply.status, row.status, `status (body ${clip(JSON.stringify(reply.text))})`);
+  checkEqual(reply.status, row.status, () => `status (body ${clipJson(reply.text)})`);
   for (const [name, value] of Object.entries(row.headers ?? {})) {
     checkEqual(reply.headers.get(name), value, `${name} header`);
   }
