@@ -39,3 +39,11 @@ export const CONFIGURED_TOKENS = [
   ...CONFIGURED_ENV.READ_TOKENS.split(","),
   ...CONFIGURED_ENV.WRITE_TOKENS.split(","),
 ].map((token) => token.trim());
+
+/**
+ * The MAX_LIST_BYTES a real server is filled to. Every store is filled to the default 16 MiB
+ * in-process (test/unit for memory and SQLite, test/postgres/conformance.test.ts, and test/workers
+ * for the Durable Object, whose RPC and row limits are the tightest); through a real server the same
+ * code needs only a list of a few large tasks, already sent as parts as the default-sized one is.
+ */
+export const FILLED_LIST = { env: { MAX_LIST_BYTES: String(1024 * 1024) }, maxListBytes: 1024 * 1024 } as const;

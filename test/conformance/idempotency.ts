@@ -33,6 +33,7 @@ export function idempotencyCases(options: {
   return [
     {
       name: "a POST with an Idempotency-Key sent again returns 200 with the same task and Idempotent-Replayed: true, and adds nothing",
+      core: true,
       async run(client) {
         const key = newKey();
         const task = { title: "Once only", completed: false };
@@ -99,6 +100,7 @@ export function idempotencyCases(options: {
     },
     {
       name: "POSTs sent at once with one key add one task; the others get it again, or 409",
+      core: true,
       async run(client) {
         const key = newKey();
         const before = await client.readList();

@@ -70,6 +70,7 @@ export function liveCases(options: {
     ...["/tasks", "/index.php"].map(
       (path): StatefulCase => ({
         name: `GET ${path}?after=N answers the tasks after id N as a JSON array with the list's ETag, and [] past the end`,
+        core: true,
         async run(client) {
           const list = await client.readList();
           const last = list.tasks.at(-1)?.id ?? 0;
@@ -112,6 +113,7 @@ export function liveCases(options: {
     },
     {
       name: "GET /tasks/events sends the tasks after the cursor as events, then each new task once, in id order",
+      core: true,
       async run(client) {
         const list = await client.readList();
         const last = list.tasks.at(-1)?.id ?? 0;
@@ -153,6 +155,7 @@ export function liveCases(options: {
     },
     {
       name: "a cursor past the list's last change gets a reset without an id, then the whole list, then each new task",
+      core: true,
       async run(client) {
         const list = await client.readList();
         const cursor = (list.tasks.at(-1)?.id ?? 0) + 2;
@@ -230,6 +233,7 @@ function socketCases(): StatefulCase[] {
   return [
     {
       name: "a WebSocket on /tasks/events gets one message per task after the cursor, then each new task once",
+      core: true,
       async run(client) {
         const list = await client.readList();
         const last = list.tasks.at(-1)?.id ?? 0;

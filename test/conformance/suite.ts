@@ -1,11 +1,11 @@
 import { accessCases } from "./access.ts";
 import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
-import { runTableCase } from "./expect.ts";
+import { runTableCase, type TableCase } from "./expect.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
-import { tableCases } from "./table.ts";
+import { settingTableCases, storeTableCases, tableCases } from "./table.ts";
 import { taskAccessCases } from "./task-access.ts";
 import { taskChangeCases } from "./task-changes.ts";
 import { taskEventCases } from "./task-events.ts";
@@ -36,9 +36,7 @@ export function conformanceCases(options: ConformanceOptions = {}): ConformanceC
 export function casesBeforeLimits(options: ConformanceOptions = {}): ConformanceCase[] {
   return [
     ...(options.fresh === true ? [freshListCase] : []),
-    ...tableCases(options).map(
-      (row): ConformanceCase => ({ name: row.name, run: (client) => runTableCase(client, row) }),
-    ),
+    ...rowCases(tableCases(options)),
     ...statefulCases(),
     ...liveCases(options),
     ...idempotencyCases(options),
@@ -47,6 +45,45 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     // Last: they edit and delete tasks, which the cases above do not expect of the list.
     ...taskChangeCases(),
     ...taskEventCases(options.sockets === true),
+    ...taskAccessCases(options),
+  ];
+}
+
+/**
+ * The cases that write the list and read it back (tasks created, edited and deleted, ETags, change
+ * numbers and events, Idempotency-Keys), leaving out those the app decides before it asks the
+ * store (Content-Type, bodies, methods, paths, CORS, tokens). They are what differs from store to
+ * store, so a store reached from several runtimes runs these on each, and the rest once.
+ */
+export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] {
+  return [
+    ...(options.fresh === true ? [freshListCase] : []),
+    ...rowCases(storeTableCases(options)),
+    ...statefulCases(),
+    ...liveCases(options),
+    ...idempotencyCases(options),
+    ...taskChangeCases(),
+    ...taskEventCases(options.sockets === true),
+  ];
+}
+
+/** The few {@link storeCases} that send each kind of request to the store once (see `StatefulCase.core`). */
+export function coreStoreCases(options: ConformanceOptions = {}): ConformanceCase[] {
+  return storeCases(options).filter((testCase) => testCase.core === true);
+}
+
+/**
+ * For a target with its settings moved, where the whole suite runs on the same runtime with the
+ * defaults and in-process with these settings: the rows a setting changes, the core of the store's
+ * part (each request under the base path, with a token), then what tokens and CORS add.
+ */
+export function settingCases(options: ConformanceOptions = {}): ConformanceCase[] {
+  return [
+    ...(options.fresh === true ? [freshListCase] : []),
+    ...rowCases(settingTableCases(options)),
+    ...coreStoreCases({ ...options, fresh: false }),
+    ...corsCases(options.corsOrigins),
+    ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
     ...taskAccessCases(options),
   ];
 }
@@ -86,4 +123,9 @@ function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? ` (${error.cause.message})` : "";
   return `${error.message}${cause}`;
+}
+
+/** Table rows as cases, each sending its request and checking the response. */
+function rowCases(rows: readonly TableCase[]): ConformanceCase[] {
+  return rows.map((row) => ({ name: row.name, run: (client) => runTableCase(client, row) }));
 }

@@ -31,6 +31,25 @@ export function tableCases(options: ConformanceOptions): TableCase[] {
   ];
 }
 
+/**
+ * The rows whose responses a setting changes: body sizes (MAX_BODY_BYTES), methods and preflights
+ * (CORS_ORIGINS), the documents (tokens declare the bearer scheme) and paths (BASE_PATH).
+ */
+export function settingTableCases(options: ConformanceOptions): TableCase[] {
+  return [
+    ...sizeCases(options),
+    ...methodCases(options),
+    ...openApiCases(options),
+    ...homePageCases(options),
+    ...notFoundCases(options),
+  ];
+}
+
+/** The rows that write a task and read the list back: what a store must keep, byte for byte. */
+export function storeTableCases(options: ConformanceOptions): TableCase[] {
+  return [...readCases(), ...createCases(options)];
+}
+
 function readCases(): TableCase[] {
   return TASK_PATHS.flatMap((path): TableCase[] => [
     {

@@ -86,6 +86,7 @@ export function taskChangeCases(): StatefulCase[] {
     },
     {
       name: "PATCH applies a merge patch of title and completed, answers the task with its new ETag, and changes the list and its ETag",
+      core: true,
       async run(client) {
         const created = await client.create({ title: "Before the patch", completed: false });
         const before = await readTask(client, created.id);
@@ -184,6 +185,7 @@ export function taskChangeCases(): StatefulCase[] {
     },
     {
       name: "DELETE returns 204 with no body; the task leaves the list, later reads and writes of it return 410, and its id is never given again",
+      core: true,
       async run(client) {
         const doomed = await client.create({ title: "Deleted soon", completed: false });
         const list = await client.readList();
@@ -214,6 +216,7 @@ export function taskChangeCases(): StatefulCase[] {
     ...preconditionCases(),
     {
       name: "an Idempotency-Key replays the task as it was first answered, after it was edited and after it was deleted",
+      core: true,
       async run(client) {
         const key = `changes-${crypto.randomUUID()}`;
         const task = { title: "Keyed, then changed", completed: false };
@@ -288,6 +291,7 @@ function preconditionCases(): StatefulCase[] {
     },
     {
       name: "two writes with the same If-Match at once: one 200 and one 412; two such DELETEs: one 204, and 410 for the task it deleted",
+      core: true,
       async run(client) {
         for (const method of ["PATCH", "PUT", "DELETE"]) {
           const { id } = await client.create({ title: `Raced by ${method}`, completed: false });

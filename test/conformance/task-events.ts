@@ -79,6 +79,7 @@ export function taskEventCases(sockets: boolean): StatefulCase[] {
   return [
     {
       name: "edits and deletions reach a subscriber as update and delete events with the next change numbers, and a client applying events by id holds the list",
+      core: true,
       async run(client) {
         const sentinel = await client.create({ title: "Followed, then changed", completed: false });
         const reader = await subscribe(client, "?after=0");
@@ -177,6 +178,7 @@ export function taskEventCases(sockets: boolean): StatefulCase[] {
 function socketCase(): StatefulCase {
   return {
     name: "a WebSocket subscriber gets edits and deletions as update and delete messages, and a reset for a cursor newer than the list",
+    core: true,
     async run(client) {
       const task = await client.create({ title: "Followed by socket", completed: false });
       const reader = new SocketReader(client.socket(`${EVENTS}?after=0`));

@@ -1,6 +1,6 @@
 import { expect, inject, test } from "vitest";
-import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
-import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "../sqlite/durable-server.ts";
+import { FILLED_LIST } from "../conformance/configured.ts";
+import { createTask, describeDurableServer, postTask, readList } from "../sqlite/durable-server.ts";
 import { describeKillMidLoad } from "../sqlite/kill-mid-load.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
@@ -16,36 +16,27 @@ const STARTING = { timeout: 240_000 };
 
 /**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
- * throwaway database: the conformance suite with the byte limit and with every setting moved,
- * restarts that keep the list, a kill mid-load (on Node), a list already past a limit, and the
- * start-up refusals.
+ * throwaway database: the core of the store's part of the conformance suite and the byte limit (the
+ * whole suite, with every setting moved too, runs in-process in conformance.test.ts), a restart that
+ * keeps the list, a kill mid-load (on Node), a list already past a limit, and the start-up refusals
+ * (a Worker's lost database is test/postgres/outage.test.ts's).
  */
 export function describePostgresRuntime(runtime: Runtime): void {
   const { url, password } = inject("postgres");
   const list = (schema: string, env: Readonly<Record<string, string>> = {}) =>
     onPostgres(runtime, url, `${runtime}_${schema}`, env);
 
-  const limit = listByteLimit(runtime);
-  const plain = list("default", limit.env);
+  const plain = list("default", FILLED_LIST.env);
   describeDurableServer(
     runtime,
     "TASK_STORE=postgres",
     () => plain.env,
-    { fresh: true, maxListBytes: limit.maxListBytes },
+    { fresh: true, maxListBytes: FILLED_LIST.maxListBytes },
     plain.start,
+    // The whole suite runs on the same SQL in-process (conformance.test.ts): the core shows the
+    // driver on each runtime, and through wrangler dev each request opens a connection of its own.
+    "core",
   );
-  // Every setting moved is the app's code on every runtime (test/conformance runs it on each), and
-  // the store's SQL is the same from every runtime: once is enough on PostgreSQL.
-  if (runtime === "node") {
-    const configured = list("configured", CONFIGURED_ENV);
-    describeDurableServer(
-      runtime,
-      "TASK_STORE=postgres and every setting configured",
-      () => configured.env,
-      { ...CONFIGURED_OPTIONS, fresh: true },
-      configured.start,
-    );
-  }
 
   // One runtime is enough: the kill is of the server, and the store's code is the same on every runtime.
   if (runtime === "node") {
@@ -86,8 +77,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
     });
   });
 
-  if (runtime === "wrangler") describeWorkerRefusals();
-  else describeServerRefusals(runtime, url, password);
+  if (runtime !== "wrangler") describeServerRefusals(runtime, url, password);
 }
 
 /** What stops Node, Bun and Deno at start: a database they cannot reach, log in to or use, and bad settings. */
@@ -158,42 +148,6 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
       expect(message).not.toContain(password);
       const rows = await asOperator(url, (sql) => sql.unsafe(`SELECT * FROM ${schema}.tasks`));
       expect([...rows]).toEqual([{ name: "mine" }]);
-    });
-  });
-}
-
-/**
- * What a Worker does without a usable database: it has no start to reach the database from, so a
- * lost database returns 503. Its refusals of settings are the store table's, unit-tested.
- */
-function describeWorkerRefusals(): void {
-  describeAlongside("wrangler dev with a database it cannot use", () => {
-    const title =
-      "a database nobody answers at gets 503 with Retry-After on GET and POST, and its password is never shown";
-    test(title, STARTING, async () => {
-      const secret = `never-shown-${crypto.randomUUID()}`;
-      const { env, start } = onPostgres(
-        "wrangler",
-        `postgres://tasks:${secret}@127.0.0.1:${await freePort()}/tasks`,
-        "unreachable",
-      );
-      const server = await startServer("wrangler", env, start);
-      try {
-        const get = await fetch(`${server.baseUrl}/tasks`);
-        const post = await fetch(`${server.baseUrl}/tasks`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ title: "Not now", completed: false }),
-        });
-        for (const res of [get, post]) {
-          expect(res.status).toBe(503);
-          expect(res.headers.get("Retry-After")).toBe("1");
-          expect(await res.json()).toEqual({ message: "Task list store cannot be reached: try again in a moment" });
-        }
-        expect(server.output()).not.toContain(secret);
-      } finally {
-        await server.stop();
-      }
     });
   });
 }

@@ -2,12 +2,12 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
-import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
+import { CONFIGURED_ENV, CONFIGURED_OPTIONS, FILLED_LIST } from "../conformance/configured.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
-import { createTask, describeDurableServer, listByteLimit, postTask, readList } from "./durable-server.ts";
+import { createTask, describeDurableServer, postTask, readList } from "./durable-server.ts";
 import { describeFileGone } from "./file-gone.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
 
@@ -15,9 +15,10 @@ import { describeKillMidLoad } from "./kill-mid-load.ts";
 type SqliteRuntime = "node" | "bun" | "deno";
 
 /**
- * Registers every check of TASK_STORE=sqlite on `runtime`'s real server: the conformance suite,
- * a restart that keeps the list, a kill mid-load, and clear failures at start for a SQLITE_PATH it
- * cannot use. Each file lives in a temporary directory removed after the tests.
+ * Registers every check of TASK_STORE=sqlite on `runtime`'s real server: the store's part of the
+ * conformance suite (its core on node:sqlite), a restart that keeps the list, a kill mid-load, and
+ * clear failures at start for a SQLITE_PATH it cannot use. Each file lives in a temporary
+ * directory removed after the tests.
  */
 export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   const dir = mkdtempSync(join(tmpdir(), `task-list-${runtime}-sqlite-`));
@@ -26,14 +27,19 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   });
   const sqliteAt = (path: string) => ({ TASK_STORE: "sqlite", SQLITE_PATH: path });
 
-  const limit = listByteLimit(runtime);
-  describeDurableServer(runtime, "TASK_STORE=sqlite", () => ({ ...limit.env, ...sqliteAt(join(dir, "default.db")) }), {
-    fresh: true,
-    maxListBytes: limit.maxListBytes,
-  });
-  // Every setting moved is the app's code on every runtime (test/conformance runs it on each); on
-  // the store it needs each SQLite driver once: node:sqlite (Node's, which Deno runs too) and Bun's.
-  if (runtime !== "deno") {
+  describeDurableServer(
+    runtime,
+    "TASK_STORE=sqlite",
+    () => ({ ...FILLED_LIST.env, ...sqliteAt(join(dir, "default.db")) }),
+    { fresh: true, maxListBytes: FILLED_LIST.maxListBytes },
+    {},
+    // node:sqlite, which Deno runs too, has the whole suite in-process (test/unit); Bun's driver here.
+    runtime === "bun" ? "store" : "core",
+  );
+  // Every setting moved is the app's code, run on each runtime by test/conformance and on
+  // node:sqlite (Node's driver, which Deno runs too) in-process by test/unit; on the store it needs
+  // Bun's driver once more: keys per token, MAX_IDEMPOTENCY_KEYS and MAX_TASKS.
+  if (runtime === "bun") {
     describeDurableServer(
       runtime,
       "TASK_STORE=sqlite and every setting configured",

@@ -26,6 +26,13 @@ async function start(spec: Launch): Promise<RunningServer> {
   // Loaded on first use: most test files never start a Worker, and wrangler is large.
   const { unstable_startWorker } = await import("wrangler");
   let output = "";
+  // A Worker that throws while it loads (a setting it refuses) never answers: the uncaught error
+  // it logs ends the start at once, as wrangler dev's command line exits on it.
+  let threwOnLoad: (error: Error) => void = () => {};
+  const loadFailure = new Promise<never>((_, fail) => {
+    threwOnLoad = fail;
+  });
+  loadFailure.catch(() => {});
   const bindings = Object.fromEntries(
     Object.entries(spec.env).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
   );
@@ -42,15 +49,16 @@ async function start(spec: Launch): Promise<RunningServer> {
       persist: spec.stateDir ?? false,
       structuredLogsHandler: ({ message }: { message: string }) => {
         output = `${output}${message}\n`.slice(-MAX_OUTPUT_CHARS);
+        if (message.includes("Uncaught")) threwOnLoad(new Error("the Worker threw while it loaded"));
       },
     },
   });
   try {
-    await worker.ready;
+    await Promise.race([worker.ready, loadFailure]);
     const url = await worker.url;
     const baseUrl = url.origin;
     // The first request compiles the Worker; the start is not over until it answers.
-    const res = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(30_000) });
+    const res = await Promise.race([fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(30_000) }), loadFailure]);
     await res.body?.cancel();
     return {
       baseUrl,
