@@ -5,19 +5,23 @@ import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
-import type { Runtime } from "../support/server.ts";
+import type { RunningServer, Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
 import { listText, requestHead } from "./http.ts";
+import { RUNS_LOAD } from "./load-seconds.ts";
 
 /** Titles of the tasks that pile up behind a subscriber that does not read: 512 KiB each. */
 const BIG_TITLE = "x".repeat(512 * 1024);
 /** At most this many big tasks (14 MiB, under the default MAX_LIST_BYTES): far past what socket buffers hold. */
 const MAX_BIG_TASKS = 28;
 /**
- * Subscribers that come at once: on Workers 500, since each connection through wrangler dev's
- * local proxy costs two workerd processes a hop, and the point is made with fewer.
+ * Subscribers that come at once: on Workers a quarter as many, since each connection through
+ * wrangler dev's local proxy costs two workerd processes a hop, and the point is made with fewer;
+ * in `npm test` a quarter of those again.
  */
-const CROWD: Readonly<Record<Runtime, number>> = { node: 2_000, bun: 2_000, deno: 2_000, wrangler: 500 };
+const CROWD: Readonly<Record<Runtime, number>> = RUNS_LOAD
+  ? { node: 2_000, bun: 2_000, deno: 2_000, wrangler: 500 }
+  : { node: 500, bun: 500, deno: 500, wrangler: 125 };
 
 interface Task {
   readonly id: number;
@@ -97,15 +101,15 @@ async function idsAfter(baseUrl: string, cursor: number): Promise<number[]> {
 }
 
 /**
- * Registers the live checks under strain for `runtime`: a subscriber that stalls, a crowd, a server
- * that stops with subscribers, and a subscriber that stays quiet for as long as the file runs.
+ * Registers the live checks under strain for `runtime` on servers of their own: a subscriber that
+ * stalls, a server that stops with subscribers, and a subscriber that stays quiet for as long as the
+ * file runs.
  */
 export function describeLive(runtime: Runtime): void {
   const quiet = openQuietSubscriber(runtime);
   // wrangler dev's local proxy reads a Worker's stream whatever its client does, so no subscriber
   // behind it ever stops reading: in workerd itself that is shown by test/workers/live.test.ts.
   if (runtime !== "wrangler") describeStalled(runtime);
-  describeCrowd(runtime);
   // A Worker is not a process that anyone stops.
   if (runtime !== "wrangler") describeStopping(runtime);
   test("a quiet event stream stays open past the runtime's idle timeouts, and gets a keep-alive comment after 15 s", async () => {
@@ -230,13 +234,21 @@ function describeStalled(runtime: Runtime): void {
   });
 }
 
-/** Subscribers that come at once, each getting the next task, and give their slots back when they go. */
-function describeCrowd(runtime: Runtime): void {
-  // Behind wrangler dev's local proxy a subscriber's leaving is seen late, so there no slot is counted.
-  const slots = runtime === "wrangler" ? {} : { MAX_SUBSCRIBERS: String(CROWD[runtime]) };
-  describe(`${runtime} server taking a crowd of subscribers`, () => {
-    const server = useServer(runtime, { LOG_LEVEL: "warn", ...slots });
+/**
+ * The settings a server needs for {@link describeCrowd}: slots for exactly one crowd, so that the
+ * second crowd comes only if the first gave every slot back. Behind wrangler dev's local proxy a
+ * subscriber's leaving is seen late, so there no slot is counted.
+ */
+export function crowdSlots(runtime: Runtime): Record<string, string> {
+  return runtime === "wrangler" ? {} : { MAX_SUBSCRIBERS: String(CROWD[runtime]) };
+}
 
+/**
+ * Subscribers that come at once to `server`, started with {@link crowdSlots}, each getting the next
+ * task, and give their slots back when they go.
+ */
+export function describeCrowd(runtime: Runtime, server: () => RunningServer): void {
+  describe(`${runtime} server taking a crowd of subscribers`, () => {
     /** A crowd comes at once, each gets the next task, and all leave. */
     const crowdComesAndGoes = async (): Promise<void> => {
       const { baseUrl } = server();

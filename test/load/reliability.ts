@@ -4,12 +4,14 @@ import { useServer } from "../support/server-fixture.ts";
 import { corsOrigins, describeCors, describeCorsOff, describeNoEcho } from "./browser-facing.ts";
 import { describeFaults } from "./faults.ts";
 import { expectMessageBody, listText, postTask, send } from "./http.ts";
-import { describeLive } from "./live.ts";
+import { crowdSlots, describeCrowd, describeLive } from "./live.ts";
+import { LOAD_SECONDS, RUNS_LOAD } from "./load-seconds.ts";
 import { describeFigures, MAX_IN_FLIGHT, runMixedLoad } from "./mixed-load.ts";
 import { describeSteadyFigures, runSteadyLoad } from "./steady-load.ts";
 
-/** Seconds of mixed load per runtime: a few inside `npm test`, more with `npm run test:load`. */
-const LOAD_SECONDS = loadSeconds(process.env.LOAD_SECONDS);
+// The load phases measure a server under load (its memory above all) and run with `npm run
+// test:load` only: what they assert besides memory, `npm test` holds with cases of its own (100
+// concurrent POSTs, no task lost or twice, the list unchanged by requests that change nothing).
 const BODY_LIMIT = 1024;
 const KIB = 1024;
 
@@ -33,19 +35,10 @@ const LIST_COPIES = 64;
 /**
  * How much memory may grow while requests that change nothing are served: the list is fixed, so
  * this only absorbs the allocator growing in steps (Deno: up to about 30 MiB, then flat). A leak
- * of L bytes per request passes it after 48 MiB / L requests: about 5 KiB per request in the
- * one-second run of `npm test`, a few hundred bytes in the 20 s of `npm run test:load`.
+ * of L bytes per request passes it after 48 MiB / L requests: a few hundred bytes per request in
+ * the 20 s of `npm run test:load`.
  */
 const STEADY_HEADROOM_MIB = 48;
-
-function loadSeconds(value: string | undefined): number {
-  if (value === undefined || value === "") return 1;
-  const seconds = Number(value);
-  if (!(Number.isInteger(seconds) && seconds >= 1 && seconds <= 300)) {
-    throw new Error(`LOAD_SECONDS must be a whole number of seconds from 1 to 300, got ${JSON.stringify(value)}`);
-  }
-  return seconds;
-}
 
 /** The most memory may grow, in KiB, during the mixed load that leaves a list of `listBytes`. */
 function mixedBoundKib(runtime: Runtime, listBytes: number): number | undefined {
@@ -54,8 +47,9 @@ function mixedBoundKib(runtime: Runtime, listBytes: number): number | undefined 
 
 /**
  * Registers the reliability tests for one runtime, each against real servers it starts: a mixed
- * load, fault cases, CORS and echo checks on a server with CORS on and a small body limit, then
- * the full-list and CORS-off cases on a server with MAX_TASKS=3.
+ * load, fault cases, CORS and echo checks and a crowd of subscribers on a server with CORS on and
+ * a small body limit, then the full-list and CORS-off cases on a server with MAX_TASKS=3, then the
+ * live checks of {@link describeLive}.
  */
 export function describeReliability(runtime: Runtime): void {
   const memoryClause = MEMORY_BOUNDED[runtime] ? ", and its memory grows only with the list" : "";
@@ -65,9 +59,10 @@ export function describeReliability(runtime: Runtime): void {
       MAX_BODY_BYTES: String(BODY_LIMIT),
       MAX_TASKS: "100000000",
       CORS_ORIGINS: corsOrigins,
+      ...crowdSlots(runtime),
     });
 
-    test(
+    test.runIf(RUNS_LOAD)(
       `under ${LOAD_SECONDS} s of mixed keep-alive load it answers every request, loses and duplicates no task${memoryClause}`,
       async () => {
         const figures = await runMixedLoad(server(), runtime, LOAD_SECONDS);
@@ -91,7 +86,7 @@ export function describeReliability(runtime: Runtime): void {
       (LOAD_SECONDS + 90) * 1000,
     );
 
-    test(
+    test.runIf(RUNS_LOAD)(
       `under ${LOAD_SECONDS} s of requests that change nothing it answers each as the contract says${MEMORY_BOUNDED[runtime] ? " and its memory stays flat" : ""}`,
       async () => {
         const figures = await runSteadyLoad(server(), runtime, LOAD_SECONDS);
@@ -112,6 +107,7 @@ export function describeReliability(runtime: Runtime): void {
     describeFaults(server, BODY_LIMIT);
     describeCors(server);
     describeNoEcho(server);
+    describeCrowd(runtime, server);
   });
 
   describe(`${runtime} server with MAX_TASKS=3 and CORS off`, () => {

@@ -8,6 +8,7 @@ import { bodyStalled } from "../../src/messages.ts";
 import { settledMemoryKib } from "../support/process-memory.ts";
 import { useServer } from "../support/server-fixture.ts";
 import { listText, requestHead } from "./http.ts";
+import { RUNS_LOAD } from "./load-seconds.ts";
 import { RawConnection } from "./raw-http.ts";
 
 const MIB = 1024 * 1024;
@@ -24,10 +25,8 @@ const HEADROOM_KIB = 32 * 1024;
 /** Where the runtime closes a connection whose headers never end, and an idle keep-alive one; Deno does neither. */
 const CLOSES_SLOW_CONNECTIONS = { node: true, bun: true, deno: false } as const;
 
-const runsLong = (process.env.LOAD_SECONDS ?? "") !== "";
-
 for (const runtime of ["node", "bun", "deno"] as const) {
-  describe.runIf(runsLong)(`${runtime} server with clients that stall`, () => {
+  describe.runIf(RUNS_LOAD)(`${runtime} server with clients that stall`, () => {
     const server = useServer(runtime, { LOG_LEVEL: "warn" });
 
     test(`two rounds of ${STALLED_UPLOADS} uploads of 1 MiB that stop one byte short: each is returned 408 after ${BODY_SILENCE_MS / 1000} s of silence and adds nothing, each holds at most 2 MiB meanwhile, and the second round takes no more memory than the first`, async () => {
