@@ -14,8 +14,9 @@ export default defineConfig({
     silent: "passed-only",
     // wrangler's own line per request repeats the Worker's JSON log line, which the tests keep.
     onConsoleLog: (log) => !WRANGLER_REQUEST_LINE.test(log),
+    globalSetup: ["test/support/compile-cache.ts"],
     // Most files wait on the servers they start, so three at a time keep two cores busy.
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
