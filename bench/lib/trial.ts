@@ -145,7 +145,7 @@ export async function runTrial(
     const listConnections = connectionsFor(list.body.byteLength, load);
     const measure = async (server: Server, serverKind: ServerKind, scenario: Scenario, env: Record<string, string>) => {
       const connections =
-        scenario === "get"
+        scenario === "get" || scenario === "get-edited"
           ? listConnections
           : READ_AFTER_CHANGE.includes(scenario)
             ? Math.min(READ_AFTER_CHANGE_CONNECTIONS, load.connections)
