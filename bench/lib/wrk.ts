@@ -15,7 +15,7 @@ export type WrkScript =
   | "post-key"
   | "create-delete";
 
-/** What one wrk run reports, read from the JSON line bench/wrk/report.lua prints. */
+/** What one wrk run reports, read from the JSON line bench/wrk/bench.lua prints. */
 export interface WrkResult {
   readonly requests: number;
   /** How long wrk sent requests: its --duration, or less for a script that ends the run on a count (read-after-change*.lua, create-delete.lua). */
