@@ -107,7 +107,10 @@ export async function startProgram(
           )
         : await startServer(runtime, env, { ...options, ...entryOf(program, runtime) });
     const { pid } = server;
-    if (pid === undefined) throw new Error(`The launcher gave no process id for ${program}`);
+    if (pid === undefined) {
+      await server.stop();
+      throw new Error(`The launcher gave no process id for ${program}`);
+    }
     return {
       url: `${server.baseUrl}/tasks`,
       pid,
