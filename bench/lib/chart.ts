@@ -1,30 +1,28 @@
+// results.md's chart, rps-by-tasks.svg: requests per second against list size, drawn with Vega-Lite.
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { SCENARIO_LABELS } from "./labels.ts";
-import { READ_AFTER_CHANGE } from "./measurements.ts";
-import type { Row } from "./summary.ts";
+import type { Results } from "./report.ts";
+import { READ_AFTER_CHANGE, SCENARIOS } from "./subjects.ts";
+
+/** How the legend names a server's lines, before the scenario: nothing for the service in memory. */
+const SERIES: Partial<Record<string, string>> = {
+  ceiling: "ceiling ",
+  hono: "plain Hono ",
+  "app-postgres": "PostgreSQL ",
+  "app-durable": "Durable Object ",
+};
 
 /**
  * Draws requests per second against list size, one panel per runtime (and one for Fastify), as SVG.
  * The service with LOG_LEVEL=off is left out: it is measured at one size only; so are the reads
- * after a change, pairs of two kinds of requests that have their own table.
+ * after a change, pairs of two kinds of requests.
  */
-export async function drawChart(rows: readonly Row[]): Promise<string> {
-  const series = (r: Row) =>
-    r.server === "ceiling"
-      ? `ceiling ${SCENARIO_LABELS[r.scenario]}`
-      : r.server === "hono"
-        ? `plain Hono ${SCENARIO_LABELS[r.scenario]}`
-        : r.server === "app-postgres"
-          ? `PostgreSQL ${SCENARIO_LABELS[r.scenario]}`
-          : r.server === "app-durable"
-            ? `Durable Object ${SCENARIO_LABELS[r.scenario]}`
-            : SCENARIO_LABELS[r.scenario];
+export async function drawChart(rows: Results["rows"]): Promise<string> {
   const values = rows
     .filter((r) => r.server !== "app-logoff" && !READ_AFTER_CHANGE.includes(r.scenario))
     .map((r) => ({
       panel: r.server === "fastify" ? "Fastify (node)" : r.runtime,
-      series: series(r),
+      series: `${SERIES[r.server] ?? ""}${SCENARIOS[r.scenario]}`,
       tasks: r.tasks,
       rps: Math.round(r.requestsPerSecond),
     }));

@@ -1,39 +1,6 @@
-import { createServer } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
+// What the harness asks of a server beside the measured load: its list, checked, and the POSTs and
+// edits that grow and change it.
 import autocannon from "autocannon";
-import type { Running } from "./processes.ts";
-
-/** A port nobody listens on right now, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-/** Waits until the server answers `url`, failing with its output if it exits or takes over 20 s. */
-export async function waitUntilReady(url: string, server: Running): Promise<void> {
-  let exited = false;
-  server.exited.then(() => {
-    exited = true;
-  });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && !exited) {
-    try {
-      await (await fetch(url)).arrayBuffer();
-      return;
-    } catch {
-      await sleep(50);
-    }
-  }
-  throw new Error(
-    `The server for ${url} did not start${exited ? " (it exited)" : " within 20 s"}:\n${server.output()}`,
-  );
-}
 
 /** A GET answer as the harness needs it: the body, and the headers a ceiling repeats. */
 export interface ListAnswer {
@@ -110,4 +77,10 @@ export async function editMany(url: string, tasks: number, count: number, connec
     }
   };
   await Promise.all(Array.from({ length: connections }, edit));
+}
+
+/** The id of the last task in the list at `url`: the list's length, as ids count from 1 and none is deleted. */
+export async function lastTaskId(url: string): Promise<number> {
+  const tasks = (await (await fetch(url)).json()) as { id: number }[];
+  return tasks.at(-1)?.id ?? 0;
 }

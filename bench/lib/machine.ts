@@ -1,10 +1,16 @@
+// What the results were measured on, written beside them: the machine, the runtimes' versions, the
+// commit, and how busy the machine was.
 import { execFileSync } from "node:child_process";
 import { cpus, loadavg, release, totalmem } from "node:os";
-import type { CpuLayout } from "./cpus.ts";
-import { BIN, ROOT } from "./paths.ts";
+import { fileURLToPath } from "node:url";
+import type { CpuLayout } from "./load.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** What the results were measured on, written beside them. */
 export interface MachineInfo {
+  /** When the run ended. */
+  readonly date: string;
   readonly cpu: string;
   readonly cores: number;
   readonly memoryGib: number;
@@ -50,6 +56,7 @@ export function loadNow(): number {
 /** Describes this machine, the runtimes' versions and the CPU pinning; `loadAtStart` is {@link loadNow} when the run began. */
 export function describeMachine(layout: CpuLayout, loadAtStart: number): MachineInfo {
   return {
+    date: new Date().toISOString(),
     cpu: cpus()[0]?.model ?? "unknown",
     cores: cpus().length,
     memoryGib: Math.round(totalmem() / 2 ** 30),
@@ -57,13 +64,12 @@ export function describeMachine(layout: CpuLayout, loadAtStart: number): Machine
     serverCpus: layout.server,
     loadCpus: layout.load,
     pinned: layout.pinned,
-    versions: {
-      node: version(BIN.node),
-      bun: version(BIN.bun),
-      deno: version(BIN.deno),
-      workerd: version(BIN.workerd),
-      wrk: version("wrk"),
-    },
+    versions: Object.fromEntries(
+      ["node", "bun", "deno", "workerd", "wrk"].map((name) => [
+        name,
+        version(name === "wrk" ? name : `${ROOT}node_modules/.bin/${name}`),
+      ]),
+    ),
     source: source(),
     loadAverage: { start: loadAtStart, end: loadNow() },
   };

@@ -1,6 +1,6 @@
+// The bench's command line: what a run measures, at which sizes, how many times and how long.
 import { parseArgs } from "node:util";
-import { FULL_SUBSCRIBERS, LIVE_SUBJECTS, type LiveSubject, QUICK_SUBSCRIBERS } from "../live/subjects.ts";
-import { SUBJECTS, type Subject } from "./measurements.ts";
+import { LIVE_SUBJECT_NAMES, type LiveSubject, SUBJECT_NAMES, type Subject } from "./subjects.ts";
 
 /** How a bench run is set up, from its command line. */
 export interface BenchOptions {
@@ -10,11 +10,10 @@ export interface BenchOptions {
   /** The servers of the live scenario (subscribers on /tasks/events), and how many subscribers each trial opens. */
   readonly liveSubjects: readonly LiveSubject[];
   readonly subscribers: readonly number[];
-  /** Create-and-delete pairs of the memory scenario, on each of Node, Bun and Deno the run measures; 0 skips it. */
+  /** Create-and-delete pairs on each of Node, Bun and Deno the run measures; 0 skips them. */
   readonly pairs: number;
   readonly repeats: number;
   readonly seconds: number;
-  readonly warmSeconds: number;
   readonly connections: number;
   /** Extra environment for the service and Fastify, such as LOG_LEVEL=off, to measure what a setting costs. */
   readonly env: Readonly<Record<string, string>>;
@@ -22,34 +21,33 @@ export interface BenchOptions {
   readonly complete: boolean;
 }
 
-const FULL_SIZES = [2, 1_000, 100_000];
-/** The quick run skips 100,000 tasks: growing the service, plain Hono and Fastify to it takes about a minute alone. */
-const QUICK_SIZES = [2, 1_000];
-
 /** Usage text for --help and for a bad option. */
 export const USAGE = `Usage: npm run bench -- [options]
   --quick              1 repeat of 1 s runs at 2 and 1,000 tasks (skips 100,000), live with 1,000 subscribers,
-                       100,000 create-and-delete pairs, in about six minutes
-  --only=node,fastify  measure only these (${SUBJECTS.join(", ")});
+                       100,000 create-and-delete pairs: a few minutes
+  --only=node,fastify  measure only these (${SUBJECT_NAMES.join(", ")});
                        "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres;
-                       the live scenario's servers (${LIVE_SUBJECTS.join(", ")}): "live" stands for all of them
-  --sizes=2,1000       list sizes to measure (each at least 2)
+                       the live scenario's servers (${LIVE_SUBJECT_NAMES.join(", ")}): "live" stands for all of them
+  --sizes=2,1000       list sizes to measure (each at least 2; default 2,1000,100000)
   --subscribers=1000   subscribers of the live scenario (default 1000,10000; --quick: 1000)
-  --pairs=N            create-and-delete pairs of the memory scenario on each runtime measured (default 1000000;
-                       --quick: 100000; 0 skips it; otherwise more than 20000, the pairs before its baseline)
+  --pairs=N            create-and-delete pairs on each runtime measured (default 1000000; --quick: 100000;
+                       0 skips them; otherwise more than 20000, the pairs before the baseline)
   --repeats=N          trials per server and size; the tables show medians (default 3)
   --seconds=S          length of each measured wrk run (default 3)
   --connections=N      wrk connections (default 50)
   --env=NAME=VALUE     extra environment for the service and Fastify, such as --env=LOG_LEVEL=off (repeatable)`;
 
 /** Names --only takes for several subjects at once. */
-const GROUPS: Record<string, (subject: Subject) => boolean> = {
+const GROUPS: Record<string, (name: string) => boolean> = {
   hono: (s) => s.startsWith("hono-"),
   logoff: (s) => s.endsWith("-logoff"),
-  postgres: (s) => s.endsWith("-postgres"),
+  postgres: (s) => s.endsWith("-postgres") && !s.startsWith("live-"),
+  live: (s) => s.startsWith("live-"),
 };
 
-function numbers(text: string, name: string, min: number): number[] {
+/** The whole numbers of at least `min` in a comma-separated option, or `fallback` when it is not given. */
+function numbers(text: string | undefined, name: string, min: number, fallback: readonly number[]): number[] {
+  if (text === undefined) return [...fallback];
   return text.split(",").map((part) => {
     const n = Number(part.trim());
     if (!Number.isInteger(n) || n < min)
@@ -60,54 +58,35 @@ function numbers(text: string, name: string, min: number): number[] {
 
 /** Reads the command line; throws with the usage text on a bad option. */
 export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
+  const string = { type: "string" } as const;
   const { values } = parseArgs({
     args: [...argv],
     options: {
       quick: { type: "boolean", default: false },
-      only: { type: "string" },
-      sizes: { type: "string" },
-      subscribers: { type: "string" },
-      pairs: { type: "string" },
-      repeats: { type: "string" },
-      seconds: { type: "string" },
-      connections: { type: "string" },
-      env: { type: "string", multiple: true },
       help: { type: "boolean", default: false },
+      env: { type: "string", multiple: true },
+      only: string,
+      sizes: string,
+      subscribers: string,
+      pairs: string,
+      repeats: string,
+      seconds: string,
+      connections: string,
     },
   });
   if (values.help) return "help";
-  const names = values.only?.split(",").map((name) => name.trim());
-  const live = names?.filter((name) => name === "live" || LIVE_SUBJECTS.some((s) => s === name));
-  const liveSubjects =
-    live === undefined || live.includes("live") ? [...LIVE_SUBJECTS] : LIVE_SUBJECTS.filter((s) => live.includes(s));
-  const only = names
-    ?.filter((name) => !live?.includes(name))
-    .flatMap((name): Subject[] => {
-      const group = GROUPS[name];
-      if (group !== undefined) return SUBJECTS.filter(group);
-      const subject = SUBJECTS.find((s) => s === name);
-      if (subject === undefined)
-        throw new Error(
-          `--only takes ${[...SUBJECTS, ...Object.keys(GROUPS), ...LIVE_SUBJECTS, "live"].join(", ")}, got ${name}\n${USAGE}`,
-        );
-      return [subject];
-    });
-  // In SUBJECTS' order, which keeps each runtime's servers together in every repeat.
-  const subjects = only === undefined ? [...SUBJECTS] : SUBJECTS.filter((s) => only.includes(s));
+  const all: readonly string[] = [...SUBJECT_NAMES, ...LIVE_SUBJECT_NAMES];
+  const only = values.only?.split(",").flatMap((name) => {
+    const group = GROUPS[name.trim()];
+    if (group !== undefined) return all.filter(group);
+    if (all.includes(name.trim())) return [name.trim()];
+    throw new Error(`--only takes ${[...all, ...Object.keys(GROUPS)].join(", ")}, got ${name}\n${USAGE}`);
+  });
+  // Without --only every server runs; in the order of the lists, which keeps each runtime's together.
+  const chosen = <T extends string>(names: readonly T[]) => names.filter((s) => only === undefined || only.includes(s));
   const quick = values.quick;
-  const sizes = values.sizes === undefined ? (quick ? QUICK_SIZES : FULL_SIZES) : numbers(values.sizes, "sizes", 2);
-  const subscribers =
-    values.subscribers === undefined
-      ? quick
-        ? QUICK_SUBSCRIBERS
-        : FULL_SUBSCRIBERS
-      : numbers(values.subscribers, "subscribers", 1);
-  const pairs =
-    values.pairs === undefined ? (quick ? 100_000 : 1_000_000) : (numbers(values.pairs, "pairs", 0)[0] ?? 0);
+  const [pairs = 0] = numbers(values.pairs, "pairs", 0, [quick ? 100_000 : 1_000_000]);
   if (pairs > 0 && pairs <= 20_000) throw new Error(`--pairs must be 0 or more than 20000, got ${pairs}\n${USAGE}`);
-  const repeats = values.repeats === undefined ? (quick ? 1 : 3) : (numbers(values.repeats, "repeats", 1)[0] ?? 3);
-  const seconds = values.seconds === undefined ? (quick ? 1 : 3) : (numbers(values.seconds, "seconds", 1)[0] ?? 3);
-  const connections = values.connections === undefined ? 50 : (numbers(values.connections, "connections", 1)[0] ?? 50);
   const env = Object.fromEntries(
     (values.env ?? []).map((pair) => {
       const at = pair.indexOf("=");
@@ -115,19 +94,18 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
       return [pair.slice(0, at), pair.slice(at + 1)];
     }),
   );
-  const complete = !quick && argv.length === 0;
   return {
     quick,
-    subjects,
-    sizes,
-    liveSubjects,
-    subscribers,
+    subjects: chosen(SUBJECT_NAMES),
+    // The quick run skips 100,000 tasks, and 10,000 subscribers: about a minute each on their own.
+    sizes: numbers(values.sizes, "sizes", 2, quick ? [2, 1_000] : [2, 1_000, 100_000]),
+    liveSubjects: chosen(LIVE_SUBJECT_NAMES),
+    subscribers: numbers(values.subscribers, "subscribers", 1, quick ? [1_000] : [1_000, 10_000]),
     pairs,
-    repeats,
-    seconds,
-    warmSeconds: 1,
-    connections,
+    repeats: numbers(values.repeats, "repeats", 1, [quick ? 1 : 3])[0] ?? 3,
+    seconds: numbers(values.seconds, "seconds", 1, [quick ? 1 : 3])[0] ?? 3,
+    connections: numbers(values.connections, "connections", 1, [50])[0] ?? 50,
     env,
-    complete,
+    complete: !quick && argv.length === 0,
   };
 }

@@ -1,75 +1,57 @@
-import { accessSync, constants, mkdirSync } from "node:fs";
+// How the bench starts a server: through the tests' launcher, pinned to the server's CPU, its output
+// in a file. On workerd, a Worker bundled as `wrangler deploy` would upload it, served by
+// `workerd serve` from a config written here: no wrangler dev proxy in front.
+import { execFileSync } from "node:child_process";
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { BIN, ROOT } from "./paths.ts";
-import type { Command } from "./processes.ts";
-import { writeWorkerdConfig } from "./workerd.ts";
+import { fileURLToPath } from "node:url";
+import { freePort, startServer } from "../../test/support/server.ts";
+import type { Runtime } from "./subjects.ts";
 
-/** The runtimes the service runs on. */
-export const RUNTIMES = ["node", "bun", "deno", "workerd"] as const;
-export type Runtime = (typeof RUNTIMES)[number];
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
- * The service itself, the service with LOG_LEVEL=off, the service keeping its list in a Durable
- * Object (on workerd), the service with its list in PostgreSQL (Node, Bun and Deno), the runtime's
- * ceiling, the plain Hono peer (on every runtime) or the Fastify peer (on Node).
+ * What a server runs: the service, the service with its list in a Durable Object (wrangler.toml's
+ * `durable` environment, on workerd), or a bench file: a folder holds one entry per runtime
+ * (`node.ts`, `bun.ts`, `deno.ts`, and `worker.ts` for workerd).
  */
-export type ServerKind = "app" | "app-logoff" | "app-durable" | "app-postgres" | "ceiling" | "hono" | "fastify";
+export type Program =
+  | "service"
+  | "service-durable"
+  | "bench/peers/hono"
+  | "bench/peers/hono-live"
+  | "bench/peers/fastify.ts"
+  | "bench/ceilings"
+  | "bench/ceilings/deno-post.ts";
 
-/** Where the plain Hono peer's Worker is bundled, inside the workspace: wrangler's outdir is its own. */
-export const HONO_WORKER_DIR = "hono";
-/** Where the service's Worker for wrangler.toml's `durable` environment is bundled, inside the workspace. */
-export const DURABLE_WORKER_DIR = "durable";
-
-/** Files the servers are built from: the bundled Workers and the ceiling Worker, in one folder. */
-export interface Workspace {
+/** Where a run's servers keep their files, and which CPUs they get. */
+export interface ServerSettings {
+  /** Logs, configs, bundled Workers (a folder per program) and the lists ceilings serve. */
   readonly dir: string;
-  readonly workerModules: readonly string[];
-  readonly ceilingModule: string;
-  /** The plain Hono peer's Worker modules, in {@link HONO_WORKER_DIR}; empty when hono-workerd is not measured. */
-  readonly honoWorkerModules: readonly string[];
-  /** The service's Worker bundled with `--env durable`, in {@link DURABLE_WORKER_DIR}; empty when workerd-durable is not measured. */
-  readonly durableWorkerModules: readonly string[];
-  /** Where the Durable Objects' SQLite files go, one folder per server: see {@link objectsParentDir}. */
+  /** Where Durable Objects keep their SQLite files: see {@link objectsParentDir}. */
   readonly objectsDir: string;
+  /** The server's CPUs as a taskset list, or undefined when nothing is pinned. */
+  readonly cpus: string | undefined;
 }
 
-/** The list a ceiling answers with: its bytes in a file of the workspace, and the app's headers. */
-export interface CeilingBody {
-  readonly file: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-const listen = (port: number) => ({ PORT: String(port), HOST: "127.0.0.1" });
-
-/** A TypeScript entry run as it is by Node, Bun or Deno (which gets network, environment and `denoReads`). */
-export function scriptCommand(
-  runtime: Exclude<Runtime, "workerd">,
-  script: string,
-  env: Record<string, string>,
-  denoReads = false,
-): Command {
-  if (runtime === "deno") {
-    const allow = ["--allow-net", "--allow-env", ...(denoReads ? ["--allow-read"] : [])];
-    return { command: BIN.deno, args: ["run", ...allow, script], env, cwd: ROOT };
-  }
-  return { command: BIN[runtime], args: [script], env, cwd: ROOT };
-}
-
-/** The service's real entry point for `runtime`, configured by `env` (MAX_TASKS and the like). */
-export function appCommand(runtime: Runtime, port: number, ws: Workspace, env: Record<string, string>): Command {
-  if (runtime !== "workerd") return scriptCommand(runtime, `src/runtimes/${runtime}.ts`, { ...env, ...listen(port) });
-  const bindings = Object.entries(env).map(([name, text]) => ({ name, text }));
-  const config = writeWorkerdConfig(ws.dir, `app-${port}`, { port, modules: ws.workerModules, bindings });
-  return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
+/** A server the bench started. */
+export interface BenchServer {
+  /** The list's URL: http://127.0.0.1:PORT/tasks. */
+  readonly url: string;
+  /** The server's own process, whose CPU time the bench reads. */
+  readonly pid: number;
+  /** Resident memory of the server's process, in KiB. */
+  memoryKib(): number;
+  /** Stops the server and removes its files. */
+  stop(): Promise<void>;
 }
 
 /**
  * Where to make the folder of the Durable Objects' SQLite files: /dev/shm, a RAM-backed tmpfs, when
- * there is one, else the system's temporary folder. A Durable Object answers a write (each POST's
- * append) only once its storage has committed it; on a disk, the POSTs then wait on the disk's
- * syncs (about 160 POSTs/s with the server core four-fifths idle on the committed machine's
- * virtual disk, against 1,500 on tmpfs), which measures the disk, not the service.
+ * there is one. A Durable Object answers a write once its storage has committed it; on the committed
+ * machine's disk each POST then waited on a sync (about 160 POSTs/s, against 1,500 on tmpfs), which
+ * measures the disk, not the service.
  */
 export function objectsParentDir(): string {
   try {
@@ -81,67 +63,131 @@ export function objectsParentDir(): string {
 }
 
 /**
- * The folder where the Durable Object of the server on `port` keeps its SQLite files: fresh for
- * each server, so every trial starts from a new list; the trial removes it.
+ * Bundles the Worker of `program` as `wrangler deploy` would upload it, with wrangler.toml's
+ * settings (and its `durable` environment's for the service with a Durable Object), into a folder of
+ * `dir`. The bindings an environment declares are not in the bundle: the workerd config gives them.
  */
-export function durableStorageDir(ws: Workspace, port: number): string {
-  return join(ws.objectsDir, `storage-${port}`);
+export function bundleWorker(dir: string, program: Program): void {
+  const entry = program.startsWith("bench/") ? [`${program}/worker.ts`] : [];
+  const env = program === "service-durable" ? ["--env", "durable"] : [];
+  const wrangler = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+  execFileSync(
+    process.execPath,
+    [wrangler, "deploy", "--dry-run", "--outdir", join(dir, basename(program)), ...env, ...entry],
+    {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      stdio: "pipe",
+    },
+  );
+}
+
+/** Starts `program` on `runtime` with `env` (on workerd, as text bindings) and resolves once it answers. */
+export async function startProgram(
+  program: Program,
+  runtime: Runtime,
+  env: Readonly<Record<string, string>>,
+  settings: ServerSettings,
+): Promise<BenchServer> {
+  const port = await freePort();
+  const outputFile = join(settings.dir, `server-${port}.log`);
+  const options = { port, outputFile, ...(settings.cpus === undefined ? {} : { cpus: settings.cpus }) };
+  const storage = program === "service-durable" ? mkdtempSync(join(settings.objectsDir, "storage-")) : undefined;
+  const removeFiles = () => {
+    rmSync(outputFile, { force: true });
+    if (storage !== undefined) rmSync(storage, { recursive: true, force: true });
+  };
+  try {
+    const server =
+      runtime === "workerd"
+        ? await startServer(
+            "wrangler",
+            {},
+            { ...options, workerdConfig: writeConfig(program, port, env, storage, settings) },
+          )
+        : await startServer(runtime, env, { ...options, ...entryOf(program, runtime) });
+    const { pid } = server;
+    if (pid === undefined) {
+      await server.stop();
+      throw new Error(`The launcher gave no process id for ${program}`);
+    }
+    return {
+      url: `${server.baseUrl}/tasks`,
+      pid,
+      memoryKib: () => server.memoryKib(),
+      stop: async () => {
+        await server.stop();
+        removeFiles();
+      },
+    };
+  } catch (error) {
+    removeFiles();
+    throw error;
+  }
+}
+
+/** The launcher's entry option for a bench program on Node, Bun or Deno; nothing for the service. */
+function entryOf(program: Program, runtime: Runtime): { entry?: string } {
+  if (!program.startsWith("bench/")) return {};
+  return { entry: program.endsWith(".ts") ? program : `${program}/${runtime}.ts` };
 }
 
 /**
- * The service's Worker as wrangler.toml's `durable` environment deploys it: bundled with
- * `--env durable`, served by workerd with the TaskListObject class's namespace, SQL enabled and
- * stored on disk, bound as TASK_LIST, and TASK_STORE=durable, plus `env` (the list limits and the
- * like) as text bindings, as the service on workerd gets them.
+ * Writes the workerd config that serves `program`'s bundled Worker on 127.0.0.1:`port`, `env` as
+ * text bindings, and returns its path. A ceiling's BENCH_BODY_FILE is embedded as its BENCH_BODY
+ * instead. With `storage`, the Worker also runs the TaskListObject class's objects bound as TASK_LIST,
+ * SQL enabled (as for wrangler's `new_sqlite_classes`), in SQLite files under that folder: workerd's
+ * `localDisk` storage, the nearest it has to a Durable Object's on Cloudflare.
  */
-export function durableAppCommand(port: number, ws: Workspace, env: Record<string, string>): Command {
-  const dir = join(ws.dir, DURABLE_WORKER_DIR);
-  const storagePath = durableStorageDir(ws, port);
-  mkdirSync(storagePath, { recursive: true });
-  const texts = Object.entries({ ...env, TASK_STORE: "durable" }).map(([name, text]) => ({ name, text }));
-  const config = writeWorkerdConfig(dir, `app-durable-${port}`, {
-    port,
-    modules: ws.durableWorkerModules,
-    bindings: [...texts, { name: "TASK_LIST", durableObjectNamespace: "TaskListObject" }],
-    durableObjects: { className: "TaskListObject", uniqueKey: "task-list-bench", storagePath },
-  });
-  return { command: BIN.workerd, args: ["serve", config], cwd: dir };
+function writeConfig(
+  program: Program,
+  port: number,
+  env: Readonly<Record<string, string>>,
+  storage: string | undefined,
+  settings: ServerSettings,
+): string {
+  const folder = basename(program);
+  // The main module first: every entry bundled is a worker.ts.
+  const modules = readdirSync(join(settings.dir, folder))
+    .filter((name) => /\.m?js$/.test(name))
+    .sort((a, b) => Number(b === "worker.js") - Number(a === "worker.js"))
+    .map((name) => `(name = ${JSON.stringify(name)}, esModule = embed ${JSON.stringify(`${folder}/${name}`)})`);
+  const bindings = Object.entries(storage === undefined ? env : { ...env, TASK_STORE: "durable" }).map(
+    ([name, text]) =>
+      name === "BENCH_BODY_FILE"
+        ? `(name = "BENCH_BODY", data = embed ${JSON.stringify(basename(text))})`
+        : `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`,
+  );
+  let services = "";
+  let objects = "";
+  if (storage !== undefined) {
+    services = `, (name = "objects", disk = (path = ${JSON.stringify(storage)}, writable = true))`;
+    objects = `
+  durableObjectNamespaces = [(className = "TaskListObject", uniqueKey = "task-list-bench", enableSql = true)],
+  durableObjectStorage = (localDisk = "objects"),`;
+    bindings.push(`(name = "TASK_LIST", durableObjectNamespace = "TaskListObject")`);
+  }
+  const config = join(settings.dir, `${folder}-${port}.capnp`);
+  writeFileSync(
+    config,
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .worker)${services}],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [${modules.join(", ")}],
+  compatibilityDate = "${compatibilityDate()}",
+  bindings = [${bindings.join(", ")}],${objects}
+);
+`,
+  );
+  return config;
 }
 
-/** The runtime's ceiling: a server that answers every request with precomputed bytes. */
-export function ceilingCommand(runtime: Runtime, port: number, ws: Workspace, body: CeilingBody): Command {
-  const env = { ...listen(port), BENCH_BODY_FILE: body.file, BENCH_HEADERS: JSON.stringify(body.headers) };
-  if (runtime !== "workerd") return scriptCommand(runtime, `bench/ceilings/${runtime}.ts`, env, true);
-  const config = writeWorkerdConfig(ws.dir, `ceiling-${port}`, {
-    port,
-    modules: [ws.ceilingModule],
-    bindings: [
-      { name: "BODY", file: basename(body.file) },
-      { name: "HEADERS", text: JSON.stringify(body.headers) },
-    ],
-  });
-  return { command: BIN.workerd, args: ["serve", config], cwd: ws.dir };
-}
-
-/**
- * Deno's POST ceiling: Deno.serve reading each request's body, then answering with fixed bytes (the
- * list's first task) and the headers the service gives a created task. Deno charges each response
- * header so much that its POSTs are measured against this rather than against its GET ceiling.
- */
-export function denoPostCeilingCommand(port: number, body: CeilingBody): Command {
-  const env = { ...listen(port), BENCH_BODY_FILE: body.file, BENCH_HEADERS: JSON.stringify(body.headers) };
-  return scriptCommand("deno", "bench/ceilings/deno-post.ts", env, true);
-}
-
-/** The plain Hono peer on `runtime`: bench/peers/hono/, through the thinnest entry of each runtime. */
-export function honoCommand(runtime: Runtime, port: number, ws: Workspace): Command {
-  if (runtime !== "workerd") return scriptCommand(runtime, `bench/peers/hono/${runtime}.ts`, listen(port));
-  const dir = join(ws.dir, HONO_WORKER_DIR);
-  const config = writeWorkerdConfig(dir, `hono-${port}`, { port, modules: ws.honoWorkerModules, bindings: [] });
-  return { command: BIN.workerd, args: ["serve", config], cwd: dir };
-}
-
-/** The Fastify implementation of the same contract, on Node. */
-export function fastifyCommand(port: number, env: Record<string, string>): Command {
-  return scriptCommand("node", "bench/peers/fastify.ts", { ...env, ...listen(port) });
+/** The compatibility date the project deploys with, from wrangler.toml. */
+function compatibilityDate(): string {
+  const match = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"));
+  if (match?.[1] === undefined) throw new Error("wrangler.toml has no compatibility_date: add one");
+  return match[1];
 }

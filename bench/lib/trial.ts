@@ -1,64 +1,81 @@
-import { rmSync, writeFileSync } from "node:fs";
+// One trial of the wrk scenarios: a fresh server grown to a list size, for the service a fresh
+// ceiling of its runtime serving the same bytes, then one wrk run per scenario, each read against
+// the CPU time /proc charges to the server and to each core.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVER_PLATFORM, WORKERS_PLATFORM } from "../../src/config.ts";
 import type { ThrowawayPostgres } from "../../test/support/postgres-server.ts";
-import { type CpuLayout, tasksetList } from "./cpus.ts";
-import { editMany, freePort, getList, postMany, waitUntilReady } from "./http.ts";
+import { editMany, getList, lastTaskId, postMany } from "./http.ts";
+import { type CpuLayout, measureRun, runWrk, tasksetList, type WrkScript } from "./load.ts";
+import { type BenchServer, type ServerSettings, startProgram } from "./servers.ts";
 import {
   EDITS,
   INITIAL_TASKS,
-  type Measurement,
-  type MemoryReading,
   READ_AFTER_CHANGE,
   READ_AFTER_CHANGE_PAIRS,
+  type Runtime,
   runtimeOf,
+  SCENARIOS,
   type Scenario,
+  type ServerKind,
   type Subject,
   scenariosOf,
   serverOf,
-} from "./measurements.ts";
-import { CLOCK_TICKS, coreTicks, coreTicksBetween, cpuTicks, rssKib } from "./proc-stats.ts";
-import { type Command, type Running, start } from "./processes.ts";
-import {
-  appCommand,
-  ceilingCommand,
-  denoPostCeilingCommand,
-  durableAppCommand,
-  durableStorageDir,
-  fastifyCommand,
-  honoCommand,
-  type Runtime,
-  type ServerKind,
-  type Workspace,
-} from "./servers.ts";
-import { runWrk, type WrkScript } from "./wrk.ts";
+} from "./subjects.ts";
 
 /** The task every POST creates, while growing the list and while measuring. */
 export const NEW_TASK_BODY = '{"title":"Review the benchmark results","completed":false}';
 
-/**
- * Limits high enough that no run fills the list: a full list would answer 507 and falsify the POST
- * rate. MAX_LIST_BYTES is the most each platform accepts: 1 GiB on Node, Bun and Deno, 24 MiB on
- * workerd (a Worker refuses more at start), over three times a 100,000-task list grown by a POST run.
- */
-function listLimits(runtime: Runtime): Record<string, string> {
-  const platform = runtime === "workerd" ? WORKERS_PLATFORM : SERVER_PLATFORM;
-  return { MAX_TASKS: "10000000", MAX_LIST_BYTES: String(platform.maxListBytes) };
-}
-
-/** How every run loads its server. */
-export interface LoadSettings {
+/** What every trial of a run shares. */
+export interface RunSettings {
   readonly seconds: number;
-  /** A short GET load before measuring (whole seconds, as wrk takes them), so that each runtime's JIT has compiled the hot paths. */
+  /** GETs before measuring (whole seconds, as wrk takes them), so that each runtime's JIT has compiled the hot paths. */
   readonly warmSeconds: number;
   readonly connections: number;
   readonly threads: number;
-  /** Extra environment for the service and Fastify. */
+  /** Extra environment for the service and Fastify (--env). */
   readonly env: Readonly<Record<string, string>>;
   readonly layout: CpuLayout;
-  readonly workspace: Workspace;
-  /** The PostgreSQL server of the `-postgres` subjects, which gives each of their trials a database of its own. */
+  readonly servers: ServerSettings;
+  /** The PostgreSQL server, which gives each trial of a `-postgres` subject a new database. */
   readonly database: ThrowawayPostgres | undefined;
+}
+
+/** One wrk run against one server. */
+export interface Measurement {
+  readonly runtime: Runtime;
+  readonly server: ServerKind;
+  readonly scenario: Scenario;
+  /** Tasks in the list when the run started; a POST run adds to it as it goes. */
+  readonly tasks: number;
+  readonly connections: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** The server's user + system CPU time over the run, divided by the requests it answered. */
+  readonly cpuMicrosPerRequest: number;
+  readonly bytesPerResponse: number;
+  /** Connect, read, write and timeout errors, and answers with a status of 400 or more. */
+  readonly errors: number;
+  /**
+   * Shares of time, 0 to 1: the server's core busy, busy but not charged to the server (kernel
+   * network work, other processes), and the load generator's cores busy.
+   */
+  readonly serverCoreBusy: number;
+  readonly serverCoreOther: number;
+  readonly loadCoresBusy: number;
+}
+
+/** Resident memory of a fresh, warmed-up server, and what the POSTs that grew its list added to it. */
+export interface MemoryReading {
+  readonly runtime: Runtime;
+  readonly server: ServerKind;
+  readonly tasks: number;
+  readonly tasksAdded: number;
+  readonly rssBeforeKib: number;
+  readonly rssGrowthKib: number;
+  /** Bytes the added tasks take in the list's JSON. */
+  readonly jsonBytesAdded: number;
 }
 
 /** What one trial measured, and the runs it had to leave out, each with the reason. */
@@ -68,294 +85,163 @@ export interface TrialResult {
   readonly failures: string[];
 }
 
-/** The wrk script of each scenario: the reads after edits are the reads. */
-const SCRIPTS: Record<Scenario, WrkScript> = {
-  get: "get",
-  "conditional-get": "conditional-get",
-  "get-edited": "get",
-  "conditional-get-edited": "conditional-get",
-  "read-after-change": "read-after-change",
-  "read-after-change-304": "read-after-change-304",
-  patch: "patch",
-  post: "post",
-  "post-key": "post-key",
-};
-
-/** Lists over this many bytes are loaded with fewer connections: see {@link connectionsFor}. */
+/**
+ * A list over 1 MiB (100,000 tasks, about 7 MB) takes a server tens of milliseconds per answer, so
+ * 50 connections would queue for seconds and a 3 s run would complete a handful of requests. Ten
+ * still keep one core busy. Reads after a change get ten at every size: each holds a POST and a GET
+ * in flight, and a run that ends on its count leaves at most ten pairs unanswered.
+ */
+const FEW_CONNECTIONS = 10;
 const LARGE_LIST_BYTES = 1024 * 1024;
 
 /**
- * Connections of a run of a read after a change, at every size: each holds a POST and a GET in
- * flight, so ten keep the server's core busy, and a run that ends on its count of pairs leaves at
- * most ten of them unanswered (1%, whose CPU time it still counts).
+ * One trial: a fresh server of `subject` grown by POSTs to `tasks` tasks, then the ceilings, the
+ * conditional GET, the GET, the reads after edits and after a change, the PATCH and the POSTs
+ * (those of {@link scenariosOf} the subject); every server is stopped whatever happens.
  */
-const READ_AFTER_CHANGE_CONNECTIONS = 10;
-
-interface Server {
-  readonly process: Running;
-  readonly url: string;
-  /** Where the server's output goes; removed after the trial, as request logs can be large. */
-  readonly log: string;
-}
-
-/**
- * One trial: a fresh server of `subject`, grown by POSTs to `tasks` tasks, and, for the service, a
- * fresh ceiling of the same runtime serving the same bytes (on Deno at 2 tasks, also its POST
- * ceiling). It measures the ceilings, then the server's conditional GET, GET, read after change
- * and POST (those of {@link scenariosOf} the subject), and stops every server whatever happens.
- */
-export async function runTrial(
-  subject: Subject,
-  tasks: number,
-  repeat: number,
-  load: LoadSettings,
-): Promise<TrialResult> {
+export async function runTrial(subject: Subject, tasks: number, run: RunSettings): Promise<TrialResult> {
   const runtime = runtimeOf(subject);
   const kind = serverOf(subject);
   const scenarios = scenariosOf(subject);
-  const servers: Server[] = [];
+  const servers: BenchServer[] = [];
   const measurements: Measurement[] = [];
   const failures: string[] = [];
-  const port = await freePort();
   try {
-    const app = await startServer(serverCommand(subject, port, load, await databaseOf(kind, port, load)), port, load);
+    const app = await startSubject(kind, runtime, run);
     servers.push(app);
-    await warm(app, load.connections, load);
-    const rssBeforeKib = rssKib(app.process.pid);
+    await warm(app, run.connections, run);
+    const rssBeforeKib = app.memoryKib();
     const withEtag = scenarios.includes("conditional-get");
     const before = await getList(app.url, INITIAL_TASKS, withEtag);
     await postMany(app.url, NEW_TASK_BODY, tasks - INITIAL_TASKS);
-    const rssAfterKib = rssKib(app.process.pid);
+    const rssGrowthKib = app.memoryKib() - rssBeforeKib;
     let list = await getList(app.url, tasks, withEtag);
-    const memory: MemoryReading | undefined =
-      tasks > INITIAL_TASKS
-        ? {
-            runtime,
-            server: kind,
-            tasks,
-            repeat,
-            rssBeforeKib,
-            rssAfterKib,
-            tasksAdded: tasks - INITIAL_TASKS,
-            jsonBytesAdded: list.body.byteLength - before.body.byteLength,
-          }
-        : undefined;
-
-    // Only answers that carry the whole list need fewer connections; 304s and POSTs are small at any size.
-    const listConnections = connectionsFor(list.body.byteLength, load);
-    const measure = async (server: Server, serverKind: ServerKind, scenario: Scenario, env: Record<string, string>) => {
-      const connections =
-        scenario === "get"
-          ? listConnections
-          : READ_AFTER_CHANGE.includes(scenario)
-            ? Math.min(READ_AFTER_CHANGE_CONNECTIONS, load.connections)
-            : load.connections;
-      const idBefore = scenario === "post-key" ? await lastTaskId(server.url) : undefined;
-      const run = await measureRun(server, scenario, env, connections, load);
-      const m: Measurement = { runtime, server: serverKind, scenario, tasks, repeat, connections, ...run };
-      const problem =
-        checkAnswers(m, list.body.byteLength, load.seconds) ??
-        (idBefore === undefined
-          ? undefined
-          : checkKeyedPosts(m, (await lastTaskId(server.url)) - idBefore, load.seconds));
+    const listBytes = list.body.byteLength;
+    const listConnections = connectionsFor("get", listBytes, run);
+    const measure = async (server: BenchServer, on: ServerKind, scenario: Scenario, env: Record<string, string>) => {
+      const connections = connectionsFor(scenario, listBytes, run);
+      // The reads after edits are the reads.
+      const script = scenario.replace(/-edited$/, "") as WrkScript;
+      const load = { url: server.url, script, seconds: run.seconds, threads: run.threads, env };
+      const idBefore = scenario === "post-key" ? await lastTaskId(server.url) : 0;
+      const figures = await measureRun(server.pid, { ...load, connections }, run.layout);
+      const m = { runtime, server: on, scenario, tasks, connections, ...figures };
+      const added = scenario === "post-key" ? (await lastTaskId(server.url)) - idBefore : undefined;
+      const problem = checkRun(m, list.body.byteLength, run.seconds, added);
       if (problem === undefined) measurements.push(m);
-      else
-        failures.push(
-          `${subject} ${serverKind === "ceiling" ? "ceiling " : ""}at ${tasks} tasks, trial ${repeat}: ${problem}`,
-        );
+      else failures.push(`${on === "ceiling" ? "the ceiling's " : ""}${scenario}: ${problem}`);
     };
     if (kind === "app") {
-      const file = join(load.workspace.dir, `list-${port}.json`);
+      // The ceiling serves the list's bytes and headers as the service sent them, read once at its start.
+      const file = join(run.servers.dir, `list-${tasks}-${Date.now()}.json`);
       writeFileSync(file, list.body);
-      const ceilingPort = await freePort();
-      const ceiling = await startServer(
-        ceilingCommand(runtime, ceilingPort, load.workspace, { file, headers: list.headers }),
-        ceilingPort,
-        load,
-      );
+      const ceilingEnv = { BENCH_BODY_FILE: file, BENCH_HEADERS: JSON.stringify(list.headers) };
+      const ceiling = await startProgram("bench/ceilings", runtime, ceilingEnv, run.servers);
       servers.push(ceiling);
-      await warm(ceiling, listConnections, load);
+      await warm(ceiling, listConnections, run);
       await measure(ceiling, "ceiling", "get", {});
       if (runtime === "deno" && tasks === INITIAL_TASKS) {
-        const postPort = await freePort();
-        const postCeiling = await startServer(
-          denoPostCeilingCommand(postPort, { file, headers: list.headers }),
-          postPort,
-          load,
-        );
+        const postCeiling = await startProgram("bench/ceilings/deno-post.ts", runtime, ceilingEnv, run.servers);
         servers.push(postCeiling);
-        await warm(postCeiling, load.connections, load);
+        await warm(postCeiling, run.connections, run);
         await measure(postCeiling, "ceiling", "post", { BENCH_BODY: NEW_TASK_BODY });
       }
     }
     // The conditional GET goes first: on Node, seconds of 7 MB answers leave work behind that
-    // slows the next run by half, which would be charged to the 304s. The POST, which grows the list, goes last.
+    // slows the next run by half, which would be charged to the 304s.
     if (scenarios.includes("conditional-get") && list.etag !== undefined) {
       await measure(app, kind, "conditional-get", { BENCH_ETAG: list.etag });
     }
-    if (tasks > INITIAL_TASKS) await warm(app, listConnections, load);
+    if (tasks > INITIAL_TASKS) await warm(app, listConnections, run);
     await measure(app, kind, "get", {});
-    // The same two reads after edits spread over the list, each to a different task.
     if (scenarios.includes("get-edited") && tasks >= EDITS) {
       await editMany(app.url, tasks, EDITS);
       list = await getList(app.url, tasks);
       await measure(app, kind, "conditional-get-edited", { BENCH_ETAG: list.etag ?? "" });
-      await warm(app, listConnections, load);
+      await warm(app, listConnections, run);
       await measure(app, kind, "get-edited", {});
     }
-    // Before the POST run, which adds tens of thousands of tasks at 2 tasks: each of these adds
-    // about READ_AFTER_CHANGE_PAIRS, and a POST's cost is meant not to depend on the list's length.
+    // Before the POSTs, which add tens of thousands of tasks at 2 tasks: each read after a change
+    // adds about READ_AFTER_CHANGE_PAIRS, and the PATCH edits tasks of the trial's list.
     for (const scenario of READ_AFTER_CHANGE.filter((s) => scenarios.includes(s))) {
-      await measure(app, kind, scenario, {
-        BENCH_BODY: NEW_TASK_BODY,
-        BENCH_PAIRS: String(Math.ceil(READ_AFTER_CHANGE_PAIRS / load.threads)),
-      });
+      const pairs = String(Math.ceil(READ_AFTER_CHANGE_PAIRS / run.threads));
+      await measure(app, kind, scenario, { BENCH_BODY: NEW_TASK_BODY, BENCH_PAIRS: pairs });
     }
-    // Before the POSTs, so that it edits a list of the trial's size.
     if (scenarios.includes("patch")) await measure(app, kind, "patch", { BENCH_TASKS: String(tasks) });
     if (scenarios.includes("post")) await measure(app, kind, "post", { BENCH_BODY: NEW_TASK_BODY });
     if (scenarios.includes("post-key")) await measure(app, kind, "post-key", { BENCH_BODY: NEW_TASK_BODY });
-    return { measurements, memory, failures };
+    const tasksAdded = tasks - INITIAL_TASKS;
+    const jsonBytesAdded = listBytes - before.body.byteLength;
+    const memory = { runtime, server: kind, tasks, tasksAdded, rssBeforeKib, rssGrowthKib, jsonBytesAdded };
+    return { measurements, memory: tasksAdded > 0 ? memory : undefined, failures };
   } finally {
-    await Promise.all(servers.map((s) => s.process.stop()));
-    for (const server of servers) rmSync(server.log, { force: true });
-    if (kind === "app-durable") rmSync(durableStorageDir(load.workspace, port), { recursive: true, force: true });
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
-/** The environment that puts a `-postgres` subject's list in a new database; nothing for the others. */
-async function databaseOf(kind: ServerKind, port: number, load: LoadSettings): Promise<Record<string, string>> {
-  if (kind !== "app-postgres") return {};
-  if (load.database === undefined) throw new Error("The PostgreSQL server of the -postgres subjects did not start");
-  return { TASK_STORE: "postgres", DATABASE_URL: await load.database.createDatabase(`trial_${port}_${Date.now()}`) };
-}
-
 /**
- * How `subject` starts. The service and Fastify get the run's --env and the list limits; the
- * service's `-logoff` subject also LOG_LEVEL=off, its `-postgres` subject `database`. The plain
- * Hono peer reads only PORT and HOST.
+ * Starts `kind` on `runtime`. The service and Fastify get the run's --env, and limits high enough
+ * that no run fills the list (a full list answers 507 and falsifies the POST rate): MAX_LIST_BYTES
+ * is the most each platform accepts, 1 GiB, or 24 MiB on workerd (over three times a 100,000-task
+ * list grown by a POST run). Plain Hono reads only PORT and HOST.
  */
-function serverCommand(subject: Subject, port: number, load: LoadSettings, database: Record<string, string>): Command {
-  const runtime = runtimeOf(subject);
-  const env = { ...load.env, ...listLimits(runtime) };
-  switch (serverOf(subject)) {
-    case "app":
-      return appCommand(runtime, port, load.workspace, env);
+async function startSubject(kind: ServerKind, runtime: Runtime, run: RunSettings): Promise<BenchServer> {
+  const platform = runtime === "workerd" ? WORKERS_PLATFORM : SERVER_PLATFORM;
+  const env = { ...run.env, MAX_TASKS: "10000000", MAX_LIST_BYTES: String(platform.maxListBytes) };
+  switch (kind) {
     case "app-logoff":
-      return appCommand(runtime, port, load.workspace, { ...env, LOG_LEVEL: "off" });
-    case "app-postgres":
-      return appCommand(runtime, port, load.workspace, { ...env, ...database });
+      return startProgram("service", runtime, { ...env, LOG_LEVEL: "off" }, run.servers);
+    case "app-postgres": {
+      if (run.database === undefined) throw new Error("The PostgreSQL server of the -postgres subjects did not start");
+      const url = await run.database.createDatabase(`trial_${Date.now()}`);
+      return startProgram("service", runtime, { ...env, TASK_STORE: "postgres", DATABASE_URL: url }, run.servers);
+    }
     case "app-durable":
-      return durableAppCommand(port, load.workspace, env);
+      return startProgram("service-durable", runtime, env, run.servers);
     case "hono":
-      return honoCommand(runtime, port, load.workspace);
+      return startProgram("bench/peers/hono", runtime, {}, run.servers);
     case "fastify":
-      return fastifyCommand(port, env);
+      return startProgram("bench/peers/fastify.ts", runtime, env, run.servers);
+    default:
+      return startProgram("service", runtime, env, run.servers);
   }
 }
 
-async function startServer(command: Command, port: number, load: LoadSettings): Promise<Server> {
-  const log = join(load.workspace.dir, `server-${port}.log`);
-  const running = start(command, tasksetList(load.layout, load.layout.server), log);
-  const url = `http://127.0.0.1:${port}/tasks`;
-  try {
-    await waitUntilReady(url, running);
-  } catch (error) {
-    await running.stop();
-    throw error;
-  }
-  return { process: running, url, log };
+function warm(server: BenchServer, connections: number, run: RunSettings): Promise<unknown> {
+  const load = { url: server.url, script: "get", seconds: run.warmSeconds, threads: run.threads, connections } as const;
+  return runWrk(load, tasksetList(run.layout, run.layout.load));
+}
+
+/** Connections of a run: see {@link FEW_CONNECTIONS}. */
+function connectionsFor(scenario: Scenario, listBytes: number, run: RunSettings): number {
+  const carriesList = (scenario === "get" || scenario === "get-edited") && listBytes > LARGE_LIST_BYTES;
+  return carriesList || READ_AFTER_CHANGE.includes(scenario)
+    ? Math.min(FEW_CONNECTIONS, run.connections)
+    : run.connections;
 }
 
 /**
- * A 7 MB list takes a server tens of milliseconds per answer, so 50 connections would queue for
- * seconds and a 3 s run would complete a handful of requests. Ten still keep one core busy.
+ * Why a run does not measure what it claims (no answers, short GETs, 304s with a body, POSTs with a
+ * fresh key that added fewer tasks than they were answered: a key replayed), or undefined when it
+ * does. The answers are counted from the rate over the run's seconds, which wrk keeps to a few ms.
  */
-function connectionsFor(listBytes: number, load: LoadSettings): number {
-  return listBytes > LARGE_LIST_BYTES ? Math.min(10, load.connections) : load.connections;
-}
-
-function warm(server: Server, connections: number, load: LoadSettings): Promise<unknown> {
-  return runWrk(
-    { url: server.url, script: "get", seconds: load.warmSeconds, threads: load.threads, connections },
-    tasksetList(load.layout, load.layout.load),
-  );
-}
-
-async function measureRun(
-  server: Server,
-  scenario: Scenario,
-  env: Record<string, string>,
-  connections: number,
-  load: LoadSettings,
-) {
-  const { pid } = server.process;
-  const cpuBefore = cpuTicks(pid);
-  const coresBefore = coreTicks();
-  const wrk = await runWrk(
-    {
-      url: server.url,
-      script: SCRIPTS[scenario],
-      seconds: load.seconds,
-      threads: load.threads,
-      connections,
-      env,
-    },
-    tasksetList(load.layout, load.layout.load),
-  );
-  const coresAfter = coreTicks();
-  const serverTicks = cpuTicks(pid) - cpuBefore;
-  const serverCore = coreTicksBetween(coresBefore, coresAfter, load.layout.server);
-  const loadCores = coreTicksBetween(coresBefore, coresAfter, load.layout.load);
-  const share = (ticks: number, total: number) => (total === 0 ? 0 : ticks / total);
-  const e = wrk.errors;
-  return {
-    requestsPerSecond: wrk.requests / (wrk.durationUs / 1e6),
-    p50Ms: wrk.p50Us / 1000,
-    p99Ms: wrk.p99Us / 1000,
-    cpuMicrosPerRequest: ((serverTicks / CLOCK_TICKS) * 1e6) / Math.max(wrk.requests, 1),
-    bytesPerResponse: wrk.bytes / Math.max(wrk.requests, 1),
-    errors: e.connect + e.read + e.write + e.status + e.timeout,
-    serverCoreBusy: share(serverCore.busy, serverCore.total),
-    serverCoreOther: Math.max(0, share(serverCore.busy - serverTicks, serverCore.total)),
-    loadCoresBusy: share(loadCores.busy, loadCores.total),
-  };
-}
-
-/** The id of the last task in the list at `url`: the list's length, as ids count from 1 and none is deleted. */
-async function lastTaskId(url: string): Promise<number> {
-  const tasks = (await (await fetch(url)).json()) as { id: number }[];
-  return tasks.at(-1)?.id ?? 0;
-}
-
-/**
- * Why a run of POSTs with fresh keys does not measure what it claims: each answer must have added
- * a task, not replayed another's (a key used twice), or undefined when each did. The answers are
- * counted from the rate over the run's seconds, which wrk keeps to within a few milliseconds.
- */
-function checkKeyedPosts(m: Measurement, added: number, seconds: number): string | undefined {
+function checkRun(m: Measurement, listBytes: number, seconds: number, added: number | undefined): string | undefined {
   const answered = m.requestsPerSecond * seconds;
-  return added >= 0.99 * answered
-    ? undefined
-    : `about ${Math.round(answered)} POSTs with a fresh key added only ${added} tasks: keys were replayed`;
-}
-
-/** Why a run does not measure what it claims (no answers, short GETs, 304s with a body), or undefined when it does. */
-function checkAnswers(m: Measurement, listBytes: number, seconds: number): string | undefined {
-  if (m.requestsPerSecond * seconds < 1) return `no ${m.scenario} completed in ${seconds} s`;
+  if (answered < 1) return `no ${m.scenario} completed in ${seconds} s`;
+  if (added !== undefined && added < 0.99 * answered) {
+    return `about ${Math.round(answered)} POSTs with a fresh key added only ${added} tasks: keys were replayed`;
+  }
   if ((m.scenario === "get" || m.scenario === "get-edited") && m.bytesPerResponse < listBytes) {
     return `GET answered ${Math.round(m.bytesPerResponse)} bytes, less than the list's ${listBytes}`;
   }
-  if ((m.scenario === "conditional-get" || m.scenario === "conditional-get-edited") && m.bytesPerResponse > 1024) {
-    return "the conditional GET was answered with a body: the ETag did not match";
+  const bodiless: Scenario[] = ["conditional-get", "conditional-get-edited", "read-after-change-304"];
+  if (bodiless.includes(m.scenario) && m.bytesPerResponse > 1024) {
+    return `${SCENARIOS[m.scenario]} was answered with a body, not a 304`;
   }
   // Half the answers are GETs, each carrying at least the list the run started with; wrk may count
   // the POST of a pair whose GET the end of the run cut off, hence the margin.
   if (m.scenario === "read-after-change" && m.bytesPerResponse * 2 < 0.9 * listBytes) {
     return `the GETs after POSTs answered ${Math.round(m.bytesPerResponse * 2)} bytes per pair, less than the list's ${listBytes}`;
-  }
-  if (m.scenario === "read-after-change-304" && m.bytesPerResponse > 1024) {
-    return "the GETs with If-None-Match: * after POSTs were answered with a body, not a 304";
   }
   return undefined;
 }

@@ -3,7 +3,6 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BIN } from "../lib/paths.ts";
 import type { ClientOrder, ClientReport } from "./protocol.ts";
 
 const CLIENT = fileURLToPath(new URL("./subscriber-client.ts", import.meta.url));
@@ -35,9 +34,8 @@ class Client {
   #exited = false;
 
   constructor() {
+    // The harness's own Node and flags, as fork gives them.
     this.#child = fork(CLIENT, [], {
-      execPath: BIN.node,
-      execArgv: ["--disable-warning=ExperimentalWarning"],
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

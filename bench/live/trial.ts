@@ -1,30 +1,49 @@
 // One trial of the live scenario: a fresh server, a crowd of idle SSE subscribers, then POSTs one
 // at a time, then (on the service) as many PATCHes of the tasks they created, each timed from its
 // answer to its event at every subscriber; resident memory before, with and after the crowd.
-import { rmSync } from "node:fs";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ThrowawayPostgres } from "../../test/support/postgres-server.ts";
-import { type CpuLayout, tasksetList } from "../lib/cpus.ts";
-import { freePort, waitUntilReady } from "../lib/http.ts";
-import { CLOCK_TICKS, cpuTicks, rssKib } from "../lib/proc-stats.ts";
-import { type Command, type Running, start } from "../lib/processes.ts";
-import { appCommand, scriptCommand, type Workspace } from "../lib/servers.ts";
-import { median } from "../lib/summary.ts";
-import { NEW_TASK_BODY } from "../lib/trial.ts";
+import { lastTaskId } from "../lib/http.ts";
+import { CLOCK_TICKS, cpuTicks } from "../lib/load.ts";
+import { median } from "../lib/report.ts";
+import { type BenchServer, startProgram } from "../lib/servers.ts";
+import { type LiveSubject, postsFor, type Runtime, runtimeOf, type ServerKind, serverOf } from "../lib/subjects.ts";
+import { NEW_TASK_BODY, type RunSettings } from "../lib/trial.ts";
 import { Crowd, openFilesLimit, SPARE_FILES } from "./crowd.ts";
 import { PostClient } from "./post-client.ts";
-import { type LiveReading, type LiveSubject, liveRuntimeOf, liveServerOf, postsFor } from "./subjects.ts";
 
-/** What every live trial shares. */
-export interface LiveSettings {
-  readonly quick: boolean;
-  /** Extra environment for the service. */
-  readonly env: Readonly<Record<string, string>>;
-  readonly layout: CpuLayout;
-  readonly workspace: Workspace;
-  /** The PostgreSQL server, for `live-node-postgres`, which gets a new database per trial. */
-  readonly database: ThrowawayPostgres | undefined;
+/** What one live trial measured. */
+export interface LiveReading {
+  readonly runtime: Runtime;
+  readonly server: ServerKind;
+  readonly subscribers: number;
+  readonly posts: number;
+  /** Events received, one per subscriber and POST when none is missed. */
+  readonly events: number;
+  /** Events that never came within the wait for each; received twice or not measured; streams the server ended. */
+  readonly missed: number;
+  readonly unexpected: number;
+  readonly ended: number;
+  /** From a POST's answer reaching the client to its event reaching a subscriber, over every event. */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly maxMs: number;
+  /** The same from a PATCH's answer to its `update` event; undefined on the plain peer, which has no PATCH. */
+  readonly editP50Ms: number | undefined;
+  readonly editP99Ms: number | undefined;
+  /** How long opening every stream took. */
+  readonly openSeconds: number;
+  /** The median time from a POST's request to its answer: the server may write events first. */
+  readonly postMs: number;
+  /** The subscribers' server's CPU time over the POSTs and PATCHes, per event received; the same for the clients. */
+  readonly serverMicrosPerEvent: number;
+  readonly clientMicrosPerEvent: number;
+  /** Resident memory before the streams opened, once settled, after the POSTs, after they left; not on PostgreSQL. */
+  readonly rssBeforeKib: number | undefined;
+  readonly rssOpenKib: number | undefined;
+  readonly rssPostedKib: number | undefined;
+  readonly rssLeftKib: number | undefined;
+  /** What the idle streams added to the RSS, per subscriber. */
+  readonly kibPerSubscriber: number | undefined;
 }
 
 /** What each PATCH of the trial sets: the POSTed tasks are not completed, so each PATCH changes its task. */
@@ -42,12 +61,6 @@ const SPACING_MS = 20;
 /** How long the events of one POST may take before the trial moves on (and counts what never came). */
 const DELIVERY_TIMEOUT_MS = 10_000;
 
-interface Server {
-  readonly process: Running;
-  readonly port: number;
-  readonly log: string;
-}
-
 /**
  * One trial of `subject` with `subscribers` idle subscribers on /tasks/events: opens them, reads
  * the server's memory once they have settled, POSTs tasks one at a time (to the other process on
@@ -56,30 +69,31 @@ interface Server {
 export async function runLiveTrial(
   subject: LiveSubject,
   subscribers: number,
-  repeat: number,
-  settings: LiveSettings,
+  quick: boolean,
+  run: RunSettings,
 ): Promise<LiveReading> {
-  const runtime = liveRuntimeOf(subject);
-  const server = liveServerOf(subject);
-  const posts = postsFor(subscribers, settings.quick);
+  const runtime = runtimeOf(subject);
+  const server = serverOf(subject);
+  const posts = postsFor(subscribers, quick);
   // The plain peer has no PATCH.
   const edits = server === "hono-live" ? 0 : posts;
-  const servers: Server[] = [];
+  const servers: BenchServer[] = [];
   let crowd: Crowd | undefined;
   let poster: PostClient | undefined;
   try {
-    const database = server === "app-postgres" ? await newDatabase(settings) : undefined;
-    const command = (port: number): Command => {
-      if (server === "hono-live") return scriptCommand(runtime, `bench/peers/hono-live/${runtime}.ts`, listen(port));
-      const env = { ...settings.env, MAX_SUBSCRIBERS: String(subscribers + SPARE_PLACES), ...database };
-      return appCommand(runtime, port, settings.workspace, env);
+    const database = server === "app-postgres" ? await newDatabase(run) : undefined;
+    const env = { ...run.env, MAX_SUBSCRIBERS: String(subscribers + SPARE_PLACES), ...database };
+    const start = async () => {
+      const started = await (server === "hono-live"
+        ? startProgram("bench/peers/hono-live", runtime, {}, run.servers)
+        : startProgram("service", runtime, env, run.servers));
+      servers.push(started);
+      return started;
     };
-    const followed = await startServer(command, settings);
-    servers.push(followed);
+    const followed = await start();
     // On PostgreSQL the tasks are POSTed to another process of the same list.
-    const posted = database === undefined ? followed : await startServer(command, settings);
-    if (posted !== followed) servers.push(posted);
-    const pid = followed.process.pid;
+    const posted = database === undefined ? followed : await start();
+    const { pid } = followed;
     const limit = openFilesLimit(pid);
     if (limit < subscribers + SPARE_FILES) {
       throw new Error(
@@ -87,24 +101,24 @@ export async function runLiveTrial(
       );
     }
 
-    const firstId = (await lastId(followed.port)) + 1;
-    const memory = server !== "app-postgres";
+    const firstId = (await lastTaskId(followed.url)) + 1;
+    const rss = () => (server === "app-postgres" ? undefined : followed.memoryKib());
     await sleep(SETTLE_START_MS);
-    const rssBeforeKib = memory ? rssKib(pid) : undefined;
+    const rssBeforeKib = rss();
     const opening = Date.now();
     crowd = await Crowd.open({
-      port: followed.port,
+      port: portOf(followed),
       path: `/tasks/events?after=${firstId - 1}`,
       count: subscribers,
       firstId,
       posts: posts + edits,
-      processes: settings.layout.load.length,
+      processes: run.layout.load.length,
     });
     const openSeconds = (Date.now() - opening) / 1000;
     await sleep(SETTLE_OPEN_MS);
-    const rssOpenKib = memory ? rssKib(pid) : undefined;
+    const rssOpenKib = rss();
 
-    poster = await PostClient.connect(posted.port, NEW_TASK_BODY);
+    poster = await PostClient.connect(portOf(posted), NEW_TASK_BODY);
     const answeredAt: number[] = [];
     const postMs: number[] = [];
     const serverBefore = cpuTicks(pid);
@@ -131,7 +145,7 @@ export async function runLiveTrial(
     const clientTicks = crowd.pids.reduce((sum, p) => sum + cpuTicks(p), 0) - clientsBefore;
     poster.close();
     poster = undefined;
-    const rssPostedKib = memory ? rssKib(pid) : undefined;
+    const rssPostedKib = rss();
 
     const only = (from: number, to: number) => answeredAt.map((at, i) => (i >= from && i < to ? at : Number.NaN));
     const result = await crowd.latencies(only(0, posts));
@@ -140,17 +154,15 @@ export async function runLiveTrial(
     await crowd.close();
     crowd = undefined;
     await sleep(SETTLE_LEFT_MS);
-    const rssLeftKib = memory ? rssKib(pid) : undefined;
+    const rssLeftKib = rss();
 
     const sorted = result.latencies.sort();
     const events = sorted.length;
     const micros = (ticks: number) => ((ticks / CLOCK_TICKS) * 1e6) / Math.max(events, 1);
     return {
-      subject,
       runtime,
       server,
       subscribers,
-      repeat,
       posts,
       events,
       missed: result.missed + (editResult?.missed ?? 0),
@@ -169,43 +181,27 @@ export async function runLiveTrial(
       rssOpenKib,
       rssPostedKib,
       rssLeftKib,
+      kibPerSubscriber:
+        rssOpenKib === undefined || rssBeforeKib === undefined ? undefined : (rssOpenKib - rssBeforeKib) / subscribers,
     };
   } finally {
     poster?.close();
     await crowd?.close();
-    await Promise.all(servers.map((s) => s.process.stop()));
-    for (const s of servers) rmSync(s.log, { force: true });
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
-const listen = (port: number) => ({ PORT: String(port), HOST: "127.0.0.1" });
+function portOf(server: BenchServer): number {
+  return Number(new URL(server.url).port);
+}
 
 /** The value below which a share `q` of the sorted values lie (nearest rank). */
 function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }
 
-async function newDatabase(settings: LiveSettings): Promise<Record<string, string>> {
-  if (settings.database === undefined) throw new Error("The PostgreSQL server of live-node-postgres did not start");
-  const url = await settings.database.createDatabase(`live_${Date.now()}`);
+async function newDatabase(run: RunSettings): Promise<Record<string, string>> {
+  if (run.database === undefined) throw new Error("The PostgreSQL server of live-node-postgres did not start");
+  const url = await run.database.createDatabase(`live_${Date.now()}`);
   return { TASK_STORE: "postgres", DATABASE_URL: url };
-}
-
-async function startServer(command: (port: number) => Command, settings: LiveSettings): Promise<Server> {
-  const port = await freePort();
-  const log = join(settings.workspace.dir, `live-${port}.log`);
-  const running = start(command(port), tasksetList(settings.layout, settings.layout.server), log);
-  try {
-    await waitUntilReady(`http://127.0.0.1:${port}/tasks`, running);
-  } catch (error) {
-    await running.stop();
-    throw error;
-  }
-  return { process: running, port, log };
-}
-
-/** The id of the list's last task. */
-async function lastId(port: number): Promise<number> {
-  const tasks = (await (await fetch(`http://127.0.0.1:${port}/tasks`)).json()) as { id: number }[];
-  return tasks.at(-1)?.id ?? 0;
 }

@@ -2,20 +2,12 @@
 // Fastify's users write a service: an array of tasks, route schemas so that fast-json-stringify
 // serializes the answers, and an error handler for the contract's {"message"} bodies.
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
-
-interface Task {
-  id: number;
-  title: string;
-  completed: boolean;
-}
+import { firstTasks } from "./tasks.ts";
 
 const maxTasks = Number(process.env.MAX_TASKS ?? 100_000);
 const maxBodyBytes = Number(process.env.MAX_BODY_BYTES ?? 1024 * 1024);
 const paths = ["/tasks", "/index.php"];
-const tasks: Task[] = [
-  { id: 1, title: "Read the task list specification", completed: true },
-  { id: 2, title: "Build the task list service", completed: false },
-];
+const tasks = firstTasks();
 
 const taskSchema = {
   type: "object",

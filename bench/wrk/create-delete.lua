@@ -1,12 +1,7 @@
 -- Creates a task (BENCH_BODY), then deletes it, BENCH_PAIRS times: each thread deletes the tasks
 -- its POSTs created, oldest first, before it creates the next, so the list stays at its length
 -- plus the pairs in flight. The thread that reaches its count ends the run as read-after-change.lua does.
-local ffi = require("ffi")
-ffi.cdef([[
-int getpid(void);
-int kill(int pid, int sig);
-]])
-local SIGINT = 2
+local bench = require("bench")
 
 local post
 local quota
@@ -29,8 +24,7 @@ function request()
   end
   created = created + 1
   if created == quota then
-    wrk.thread:stop()
-    ffi.C.kill(ffi.C.getpid(), SIGINT)
+    bench.stop()
   end
   return post
 end
@@ -43,4 +37,4 @@ function response(status, headers, body)
   end
 end
 
-done = require("report").done
+done = bench.done

@@ -1,2 +1,2 @@
 -- A plain GET of the list.
-done = require("report").done
+done = require("bench").done

@@ -22,4 +22,4 @@ function request()
   return wrk.format("PATCH", "/tasks/" .. math.random(tasks), headers, body)
 end
 
-done = require("report").done
+done = require("bench").done

@@ -24,4 +24,4 @@ function request()
   return before .. sent .. after
 end
 
-done = require("report").done
+done = require("bench").done

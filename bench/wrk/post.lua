@@ -2,4 +2,4 @@
 wrk.method = "POST"
 wrk.body = os.getenv("BENCH_BODY")
 wrk.headers["Content-Type"] = "application/json"
-done = require("report").done
+done = require("bench").done

@@ -7,12 +7,7 @@
 -- A thread stops after about BENCH_PAIRS pairs, and ends the run: a run then adds about as many
 -- tasks to the list whatever the server's speed, so that the servers compared on it read the same
 -- lists. wrk's --duration still ends a run that does not get there.
-local ffi = require("ffi")
-ffi.cdef([[
-int getpid(void);
-int kill(int pid, int sig);
-]])
-local SIGINT = 2
+local bench = require("bench")
 
 local pair
 local quota
@@ -29,12 +24,9 @@ end
 function request()
   sent = sent + 1
   if sent == quota then
-    wrk.thread:stop()
-    -- wrk's main thread sleeps through --duration before it stops the threads and prints the
-    -- summary; SIGINT, wrk's Ctrl-C, wakes it now, so the summary's duration is the run's own.
-    ffi.C.kill(ffi.C.getpid(), SIGINT)
+    bench.stop()
   end
   return pair
 end
 
-done = require("report").done
+done = bench.done

@@ -25,6 +25,11 @@ export interface RunningServer {
    * with its exit code once it has exited by itself. Node, Bun and Deno have it.
    */
   readonly terminate?: () => Promise<number | null>;
+  /**
+   * The process the launcher started, for readings from /proc: the runtime itself for Node, Bun,
+   * Deno and `workerd serve`, wrangler's CLI for wrangler dev. Unset for wrangler's API.
+   */
+  readonly pid?: number;
 }
 
 /** What {@link startServer} accepts beside the environment. */
@@ -39,6 +44,16 @@ export interface StartOptions {
    * and bindings at a fifth of the CPU, so only the tests of the command itself ask for the CLI.
    */
   readonly cli?: boolean;
+  /** A file that Node, Bun or Deno runs in place of the service's entry, with the rest of its npm script. */
+  readonly entry?: string;
+  /** A workerd config that `workerd serve` runs in place of wrangler dev: a Worker bundled beforehand, no proxy. */
+  readonly workerdConfig?: string;
+  /** The port to listen on, for a server that does not log its address (or, for workerdConfig, the config's). */
+  readonly port?: number;
+  /** CPUs the server runs on, as a taskset list such as "1". */
+  readonly cpus?: string;
+  /** A file that takes the server's output instead of this process: a request log then costs this process nothing. */
+  readonly outputFile?: string;
 }
 
 /** Everything a server was started with, so that it can be started again the same way. */

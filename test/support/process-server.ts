@@ -1,6 +1,6 @@
 // A server as a process of its own: the command of the runtime's npm script, as a person runs it.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort, HOST, type Launch, type RunningServer, type Runtime } from "./launch.ts";
@@ -50,35 +50,45 @@ process.once("exit", () => {
 });
 
 /**
- * Starts the service through the command of its runtime's npm script and resolves once it answers
- * HTTP. Throws with the process output if it does not start.
+ * Starts the service through the command of its runtime's npm script (or what the options run in
+ * its place: another entry, a workerd config) and resolves once it answers HTTP. Throws with the
+ * process output if it does not start.
  */
 export async function startProcessServer(spec: Launch, attempt = 1): Promise<RunningServer> {
-  const port = spec.runtime === "wrangler" ? await freePort() : 0;
+  const { cpus, outputFile } = spec.options;
+  const port = spec.options.port ?? (spec.runtime === "wrangler" ? await freePort() : 0);
   const [command, ...args] = commandLine(spec, port);
   if (command === undefined) throw new Error(`The npm script ${SCRIPTS[spec.runtime]} is empty`);
-  const child = spawn(command.includes("/") ? command : join(BIN, command), args, {
+  const file = command.includes("/") ? command : join(BIN, command);
+  // taskset execs the server in its own place, so the pid stays the server's.
+  const [program, argv] = cpus === undefined ? [file, args] : ["taskset", ["-c", cpus, file, ...args]];
+  const fd = outputFile === undefined ? undefined : openSync(outputFile, "w");
+  const child = spawn(program, argv, {
     cwd: ROOT,
     env: childEnv(spec, port),
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", fd ?? "pipe", fd ?? "pipe"],
   });
+  if (fd !== undefined) closeSync(fd);
   let output = "";
   const append = (chunk: Buffer): void => {
     output = (output + chunk.toString("utf8")).slice(-MAX_OUTPUT_CHARS);
   };
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
+  const outputSoFar = outputFile === undefined ? () => output : () => fileTail(outputFile);
 
   // "close" comes after "exit" once stdout and stderr are drained: what a failing start said is all there.
   const exited = new Promise<void>((done) => child.once("close", () => done()));
-  const pid = await spawned(child, () => output);
+  const pid = await spawned(child, outputSoFar);
   liveGroups.set(pid, exited);
   try {
-    const baseUrl = await waitUntilResponding(() => output, exited);
+    const givenUrl = spec.options.port === undefined ? undefined : `http://${HOST}:${port}`;
+    const baseUrl = await waitUntilResponding(outputSoFar, exited, givenUrl);
     return {
       baseUrl,
-      output: () => output,
+      pid,
+      output: outputSoFar,
       stop: () => stopProcess(pid, spec.runtime !== "wrangler"),
       kill: () => stopProcess(pid, false),
       ...(spec.runtime === "wrangler"
@@ -99,21 +109,25 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
   } catch (error) {
     await stopProcess(pid, spec.runtime !== "wrangler");
     // wrangler dev cannot pick its own port: the free one it was given may be taken before it binds.
-    if (attempt < PORT_ATTEMPTS && output.includes("Address already in use")) {
+    if (attempt < PORT_ATTEMPTS && outputSoFar().includes("Address already in use")) {
       return startProcessServer(spec, attempt + 1);
     }
     const reason = error instanceof Error ? error.message : String(error);
     const status = child.exitCode === null ? "" : ` (exit code ${child.exitCode})`;
-    throw new Error(`The ${spec.runtime} server did not start: ${reason}${status}\n--- server output ---\n${output}`);
+    throw new Error(
+      `The ${spec.runtime} server did not start: ${reason}${status}\n--- server output ---\n${outputSoFar()}`,
+    );
   }
 }
 
 /** The npm script's command for this runtime, plus what makes it listen where the test wants. */
 function commandLine(spec: Launch, port: number): string[] {
+  const { entry, workerdConfig } = spec.options;
+  if (workerdConfig !== undefined) return ["workerd", "serve", workerdConfig];
   const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
   const script = scripts[SCRIPTS[spec.runtime]] ?? "";
   const words = script.split(/\s+/).filter((word) => word !== "");
-  if (spec.runtime !== "wrangler") return words;
+  if (spec.runtime !== "wrangler") return entry === undefined ? words : [...words.slice(0, -1), entry];
   const vars = Object.entries(spec.env).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const state = spec.stateDir === undefined ? [] : ["--persist-to", spec.stateDir];
   const environment = spec.options.environment === undefined ? [] : ["--env", spec.options.environment];
@@ -157,7 +171,12 @@ function spawned(child: ChildProcess, output: () => string): Promise<number> {
   });
 }
 
-async function waitUntilResponding(output: () => string, exited: Promise<void>): Promise<string> {
+/** Waits until the server answers at the address it logs, or, when it logs none, at `givenUrl`. */
+async function waitUntilResponding(
+  output: () => string,
+  exited: Promise<void>,
+  givenUrl: string | undefined,
+): Promise<string> {
   let hasExited = false;
   void exited.then(() => {
     hasExited = true;
@@ -166,8 +185,9 @@ async function waitUntilResponding(output: () => string, exited: Promise<void>):
   let lastError = "no address logged yet";
   while (Date.now() < deadline) {
     if (hasExited) throw new Error("the process exited before it answered");
-    // Only the address the server says it bound: another process may hold the port it was given.
-    const baseUrl = loggedBaseUrl(output());
+    // Only the address the server says it bound, as another process may hold the port it was given;
+    // or, for a server that logs none, the port the caller chose for it.
+    const baseUrl = loggedBaseUrl(output()) ?? givenUrl;
     if (baseUrl !== undefined) {
       try {
         const res = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(5_000) });
@@ -185,6 +205,20 @@ async function waitUntilResponding(output: () => string, exited: Promise<void>):
 /** The address in the service's "listening on" line, or in wrangler dev's "Ready on" line. */
 function loggedBaseUrl(output: string): string | undefined {
   return /(?:listening|Ready) on (http:\/\/[^\s/]+)/.exec(output)?.[1];
+}
+
+/** The last part of a server's output file, as much as is kept in memory otherwise. */
+function fileTail(file: string): string {
+  const size = statSync(file).size;
+  const length = Math.min(size, MAX_OUTPUT_CHARS);
+  const bytes = Buffer.alloc(length);
+  const fd = openSync(file, "r");
+  try {
+    readSync(fd, bytes, 0, length, size - length);
+  } finally {
+    closeSync(fd);
+  }
+  return bytes.toString("utf8");
 }
 
 function causeOf(error: Error): string {

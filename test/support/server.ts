@@ -15,7 +15,8 @@ const launches = new WeakMap<RunningServer, { spec: Launch; halt: () => Promise<
 /**
  * Starts the service on `runtime`, on 127.0.0.1 and a free port, and resolves once it answers
  * HTTP: Node, Bun and Deno through the command of their npm script, workerd through wrangler's API
- * (or its CLI, see {@link StartOptions.cli}). Throws with the server's output if it does not start.
+ * (or its CLI, see {@link StartOptions.cli}, or `workerd serve`, see {@link StartOptions.workerdConfig}).
+ * Throws with the server's output if it does not start.
  */
 export function startServer(
   runtime: Runtime,
@@ -46,7 +47,7 @@ async function launch(spec: Launch): Promise<RunningServer> {
   let started: RunningServer;
   try {
     started =
-      spec.runtime === "wrangler" && spec.options.cli !== true
+      spec.runtime === "wrangler" && spec.options.cli !== true && spec.options.workerdConfig === undefined
         ? await startApiWorker(spec)
         : await startProcessServer(spec);
   } catch (error) {

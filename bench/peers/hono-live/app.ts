@@ -4,17 +4,9 @@
 // measures the service's fan-out against it.
 import { Hono } from "hono";
 import { type SSEStreamingApi, streamSSE } from "hono/streaming";
+import { firstTasks } from "../tasks.ts";
 
-interface Task {
-  id: number;
-  title: string;
-  completed: boolean;
-}
-
-const tasks: Task[] = [
-  { id: 1, title: "Read the task list specification", completed: true },
-  { id: 2, title: "Build the task list service", completed: false },
-];
+const tasks = firstTasks();
 const writers = new Set<SSEStreamingApi>();
 
 const app = new Hono();

@@ -2,17 +2,9 @@
 // An array in memory, the two routes on both paths, and the one check the specification asks for:
 // no logs, no ETag, no limits. The service is measured against it on each runtime (× plain Hono).
 import { Hono } from "hono";
+import { firstTasks } from "../tasks.ts";
 
-interface Task {
-  id: number;
-  title: string;
-  completed: boolean;
-}
-
-const tasks: Task[] = [
-  { id: 1, title: "Read the task list specification", completed: true },
-  { id: 2, title: "Build the task list service", completed: false },
-];
+const tasks = firstTasks();
 
 const app = new Hono();
 
