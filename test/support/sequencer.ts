@@ -1,14 +1,13 @@
-// The order test files start in: the ones that start servers through wrangler dev take longest, so
-// they begin first and the short files fill the gaps beside them.
+// The order test files start in: the longest first, so that the short ones fill the gaps beside
+// them at the end.
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-/** Orders test files by how long they are known to take: wrangler dev files, other server files, then the rest. */
+/** Orders test files by how long they are known to take: wrangler dev files, other server files and workerd's own, then the in-process ones. */
 export class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const weight = (spec: TestSpecification) =>
-      (spec.moduleId.includes("wrangler") ? 2 : 0) +
-      (["unit", "workers", "workers-durable"].includes(spec.project.name) ? 0 : 1);
+      (spec.moduleId.includes("wrangler") ? 2 : 0) + (spec.project.name === "unit" ? 0 : 1);
     // Array.prototype.sort is stable: within a weight, vitest's own order stays.
     return sorted.sort((a, b) => weight(b) - weight(a));
   }

@@ -37,9 +37,7 @@ export function useServer(
 
 /**
  * Starts a server that must refuse to start, and returns the failure's message with the server's
- * output. wrangler dev runs as its command line, whose exit is what a person sees, unless
- * `options.cli` is false: through wrangler's API a Worker that throws while it loads fails the start
- * as "the Worker threw while it loaded", for a fifth of the CPU.
+ * output. wrangler dev runs as its command line, whose exit is what a person sees.
  */
 export async function startFailure(
   runtime: Runtime,
@@ -48,7 +46,7 @@ export async function startFailure(
 ): Promise<string> {
   let server: RunningServer;
   try {
-    server = await startServer(runtime, env, { cli: true, ...options });
+    server = await startServer(runtime, env, { ...options, cli: true });
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

@@ -1,0 +1,26 @@
+// The Worker's app, built from its environment and bindings once per isolate.
+import { createApp, type TaskApp } from "../app.ts";
+import { type EnvRecord, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
+import { DurableObjectStore } from "../store/durable-object/durable-store.ts";
+import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
+import { upgradeWebSocket } from "./worker-sockets.ts";
+
+/**
+ * Reads the settings with the limits of Workers, opens the store TASK_STORE names through the
+ * bindings, and builds the app. A setting it cannot use throws a ConfigError, so the Worker fails
+ * to load, as wrangler dev and a deployment show.
+ */
+export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<TaskApp> {
+  const config = parseAppConfig(env, WORKERS_PLATFORM);
+  const store = await openWorkerStore(env, host);
+  // With the Durable Object, WebSocket subscribers connect to the object, which holds them through
+  // hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
+  const openSocket =
+    store instanceof DurableObjectStore
+      ? async (request: Request, cursor: number) => {
+          const res = await store.openSocket(request, cursor, config.maxSubscribers);
+          return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
+        }
+      : undefined;
+  return createApp({ store, config, upgradeWebSocket, ...(openSocket === undefined ? {} : { openSocket }) });
+}
