@@ -5,6 +5,9 @@ import { SlowFirstSequencer } from "./test/support/sequencer.ts";
 // Bounds for a test and a hook in every project: far above what a correct test needs on a busy
 // two-core machine, so a slower machine is never a failure; a hung test still ends.
 const TIME_BOUNDS = { testTimeout: 180_000, hookTimeout: 240_000 };
+// The files that start real servers keep nothing between them but those servers, which each file
+// stops: a worker process runs one file after another, rather than a fresh one each file.
+const REAL_SERVERS = { ...TIME_BOUNDS, isolate: false };
 
 const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \//;
 
@@ -48,7 +51,7 @@ export default defineConfig({
         test: {
           name: "sqlite",
           include: ["test/sqlite/**/*.test.ts"],
-          ...TIME_BOUNDS,
+          ...REAL_SERVERS,
         },
       },
       {
@@ -57,21 +60,21 @@ export default defineConfig({
           include: ["test/postgres/**/*.test.ts"],
           // One throwaway PostgreSQL server for the project; each file keeps its lists in schemas of its own.
           globalSetup: ["test/postgres/global-setup.ts"],
-          ...TIME_BOUNDS,
+          ...REAL_SERVERS,
         },
       },
       {
         test: {
           name: "conformance",
           include: ["test/conformance/**/*.test.ts"],
-          ...TIME_BOUNDS,
+          ...REAL_SERVERS,
         },
       },
       {
         test: {
           name: "load",
           include: ["test/load/**/*.test.ts"],
-          ...TIME_BOUNDS,
+          ...REAL_SERVERS,
         },
       },
     ],

@@ -41,9 +41,10 @@ export const CONFIGURED_TOKENS = [
 ].map((token) => token.trim());
 
 /**
- * The MAX_LIST_BYTES a real server is filled to. Every store is filled to the default 16 MiB
- * in-process (test/unit for memory and SQLite, test/postgres/conformance.test.ts, and test/workers
- * for the Durable Object, whose RPC and row limits are the tightest); through a real server the same
- * code needs only a list of a few large tasks, already sent as parts as the default-sized one is.
+ * The MAX_LIST_BYTES a list is filled to where the default 16 MiB is shown elsewhere: in-process
+ * with the memory store (test/unit), PostgreSQL (test/postgres/conformance.test.ts, which brings a
+ * process's copy up to date in 4 MiB parts) and the Durable Object (test/workers, whose RPC and row
+ * limits are the tightest), and past it by lists made before the limit existed. Elsewhere the same
+ * code needs only a list of a few large tasks, already sent as parts as a default-sized one is.
  */
 export const FILLED_LIST = { env: { MAX_LIST_BYTES: String(1024 * 1024) }, maxListBytes: 1024 * 1024 } as const;

@@ -194,15 +194,22 @@ function describeStalled(runtime: Runtime): void {
       const resumed = await fetch(`${baseUrl}/tasks/events`, { headers: { "Last-Event-ID": String(cursor) } });
       expect(resumed.status).toBe(200);
       const reader = resumed.body?.getReader();
-      let text = "";
+      const decoder = new TextDecoder();
       const rest = await idsAfter(baseUrl, cursor);
-      while (!rest.every((id) => text.includes(`id: ${id}\n`))) {
+      // Events come in change order, each ending in a blank line: once the last id has come, so has
+      // the rest. Only whole events are read for ids, each once (they carry 512 KiB titles).
+      const resumedIds: number[] = [];
+      let pending = "";
+      while (resumedIds.at(-1) !== rest.at(-1)) {
         const chunk = await reader?.read();
         if (chunk === undefined || chunk.done) break;
-        text += new TextDecoder().decode(chunk.value);
+        pending += decoder.decode(chunk.value, { stream: true });
+        const end = pending.lastIndexOf("\n\n");
+        if (end < 0) continue;
+        for (const match of pending.slice(0, end).matchAll(/^id: (\d+)$/gm)) resumedIds.push(Number(match[1]));
+        pending = pending.slice(end + 2);
       }
       await reader?.cancel();
-      const resumedIds = [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
       expect([...got, ...resumedIds]).toEqual(await idsAfter(baseUrl, start));
     });
 

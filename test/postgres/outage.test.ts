@@ -10,9 +10,9 @@ const CLIENTS = 8;
 /** Clients beside the load that send each task with a key of its own, and retry it until a 200. */
 const KEYED_CLIENTS = 4;
 const KEYED_PAUSE_MS = 100;
-const BEFORE_MS = 1_500;
-const DOWN_MS = 2_500;
-const AFTER_MS = 1_500;
+const BEFORE_MS = 1_000;
+const DOWN_MS = 1_500;
+const AFTER_MS = 1_000;
 /** How long each server may take to return 200 again once the database is back. */
 const RECOVERY_MS = 10_000;
 const UNAVAILABLE = JSON.stringify({ message: "Task list store cannot be reached: try again in a moment" });

@@ -7,7 +7,7 @@ import { checkList, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
 
 const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "wrangler"];
-const LOAD_MS = 4_000;
+const LOAD_MS = 2_000;
 const CLIENTS = 16;
 
 describe("servers of Node, Bun, Deno and wrangler dev on one list", () => {

@@ -186,6 +186,8 @@ function escapePointer(segment: string): string {
   return segment.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
+const decoder = new TextDecoder();
+
 /** A fetch function, as the conformance suite takes it. */
 type FetchFunction = (request: Request) => Promise<Response>;
 
@@ -202,10 +204,20 @@ export function checkedAgainstOpenApi(fetch: FetchFunction, basePath = ""): Fetc
     );
     const check = await checker;
     const copy = request.body === null ? undefined : request.clone();
-    const response = await fetch(request);
+    const received = await fetch(request);
     // An event stream goes on for as long as it is read: its headers are checked, not its body.
-    const streaming = response.headers.get("Content-Type")?.startsWith("text/event-stream") === true;
-    const body = streaming ? undefined : await response.clone().text();
+    // Any other body is read here once, and handed on as the same bytes.
+    const streaming = received.headers.get("Content-Type")?.startsWith("text/event-stream") === true;
+    const bytes = streaming ? undefined : new Uint8Array(await received.arrayBuffer());
+    const body = bytes === undefined ? undefined : decoder.decode(bytes);
+    const response =
+      bytes === undefined
+        ? received
+        : new Response(bytes.byteLength === 0 ? null : bytes, {
+            status: received.status,
+            statusText: received.statusText,
+            headers: received.headers,
+          });
     const inside = url.pathname === basePath || url.pathname.startsWith(`${basePath}/`);
     const requestBody = response.status === 200 && copy !== undefined ? await copy.text() : undefined;
     // Not awaited: a tee's cancel settles only once the other branch, which the server may not read, is done too.
