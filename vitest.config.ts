@@ -17,8 +17,8 @@ export default defineConfig({
     silent: "passed-only",
     // wrangler's own line per request repeats the Worker's JSON log line, which the tests keep.
     onConsoleLog: (log) => !WRANGLER_REQUEST_LINE.test(log),
-    globalSetup: ["test/support/compile-cache.ts"],
-    // Most files wait on the servers they start, so three at a time keep two cores busy.
+    globalSetup: ["test/support/run-files.ts"],
+    // Most files wait on the servers they start, so four at a time keep two cores busy.
     maxWorkers: 4,
     sequence: { sequencer: SlowFirstSequencer },
     projects: [

@@ -1,15 +1,16 @@
 // How the bench starts a server: through the tests' launcher, pinned to the server's CPU, its output
 // in a file. On workerd, a Worker bundled as `wrangler deploy` would upload it, served by
 // `workerd serve` from a config written here: no wrangler dev proxy in front.
-import { execFileSync } from "node:child_process";
-import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { freePort, startServer } from "../../test/support/server.ts";
+import {
+  bundleWorker as bundleWorkerInto,
+  type WorkerBundle,
+  writeWorkerdConfig,
+} from "../../test/support/workerd-config.ts";
 import type { Runtime } from "./subjects.ts";
-
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * What a server runs: the service, the service with its list in a Durable Object (wrangler.toml's
@@ -62,24 +63,16 @@ export function objectsParentDir(): string {
   }
 }
 
+/** The Worker of each program bundled so far. */
+const bundles = new Map<Program, WorkerBundle>();
+
 /**
- * Bundles the Worker of `program` as `wrangler deploy` would upload it, with wrangler.toml's
- * settings (and its `durable` environment's for the service with a Durable Object), into a folder of
- * `dir`. The bindings an environment declares are not in the bundle: the workerd config gives them.
+ * Bundles the Worker of `program` as `wrangler deploy` would upload it, into a folder of `dir`. The
+ * bindings an environment declares are not in the bundle: the workerd config gives them.
  */
 export function bundleWorker(dir: string, program: Program): void {
-  const entry = program.startsWith("bench/") ? [`${program}/worker.ts`] : [];
-  const env = program === "service-durable" ? ["--env", "durable"] : [];
-  const wrangler = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
-  execFileSync(
-    process.execPath,
-    [wrangler, "deploy", "--dry-run", "--outdir", join(dir, basename(program)), ...env, ...entry],
-    {
-      cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      stdio: "pipe",
-    },
-  );
+  const entry = program.startsWith("bench/") ? `${program}/worker.ts` : undefined;
+  bundles.set(program, bundleWorkerInto(join(dir, basename(program)), entry));
 }
 
 /** Starts `program` on `runtime` with `env` (on workerd, as text bindings) and resolves once it answers. */
@@ -101,7 +94,7 @@ export async function startProgram(
     const server =
       runtime === "workerd"
         ? await startServer(
-            "wrangler",
+            "workerd",
             {},
             { ...options, workerdConfig: writeConfig(program, port, env, storage, settings) },
           )
@@ -135,9 +128,8 @@ function entryOf(program: Program, runtime: Runtime): { entry?: string } {
 /**
  * Writes the workerd config that serves `program`'s bundled Worker on 127.0.0.1:`port`, `env` as
  * text bindings, and returns its path. A ceiling's BENCH_BODY_FILE is embedded as its BENCH_BODY
- * instead. With `storage`, the Worker also runs the TaskListObject class's objects bound as TASK_LIST,
- * SQL enabled (as for wrangler's `new_sqlite_classes`), in SQLite files under that folder: workerd's
- * `localDisk` storage, the nearest it has to a Durable Object's on Cloudflare.
+ * instead. With `storage`, the service runs in wrangler.toml's `durable` environment, its
+ * Durable Objects' SQLite files in that folder.
  */
 function writeConfig(
   program: Program,
@@ -146,48 +138,15 @@ function writeConfig(
   storage: string | undefined,
   settings: ServerSettings,
 ): string {
-  const folder = basename(program);
-  // The main module first: every entry bundled is a worker.ts.
-  const modules = readdirSync(join(settings.dir, folder))
-    .filter((name) => /\.m?js$/.test(name))
-    .sort((a, b) => Number(b === "worker.js") - Number(a === "worker.js"))
-    .map((name) => `(name = ${JSON.stringify(name)}, esModule = embed ${JSON.stringify(`${folder}/${name}`)})`);
-  const bindings = Object.entries(storage === undefined ? env : { ...env, TASK_STORE: "durable" }).map(
-    ([name, text]) =>
-      name === "BENCH_BODY_FILE"
-        ? `(name = "BENCH_BODY", data = embed ${JSON.stringify(basename(text))})`
-        : `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`,
-  );
-  let services = "";
-  let objects = "";
-  if (storage !== undefined) {
-    services = `, (name = "objects", disk = (path = ${JSON.stringify(storage)}, writable = true))`;
-    objects = `
-  durableObjectNamespaces = [(className = "TaskListObject", uniqueKey = "task-list-bench", enableSql = true)],
-  durableObjectStorage = (localDisk = "objects"),`;
-    bindings.push(`(name = "TASK_LIST", durableObjectNamespace = "TaskListObject")`);
-  }
-  const config = join(settings.dir, `${folder}-${port}.capnp`);
-  writeFileSync(
-    config,
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [(name = "main", worker = .worker)${services}],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-const worker :Workerd.Worker = (
-  modules = [${modules.join(", ")}],
-  compatibilityDate = "${compatibilityDate()}",
-  bindings = [${bindings.join(", ")}],${objects}
-);
-`,
-  );
+  const bundle = bundles.get(program);
+  if (bundle === undefined) throw new Error(`${program} was not bundled: call bundleWorker first`);
+  const { BENCH_BODY_FILE, ...vars } = env;
+  const config = join(settings.dir, `${basename(program)}-${port}.capnp`);
+  writeWorkerdConfig(config, bundle, {
+    port,
+    vars,
+    ...(BENCH_BODY_FILE === undefined ? {} : { data: { BENCH_BODY: BENCH_BODY_FILE } }),
+    ...(storage === undefined ? {} : { environment: "durable", objectsDir: storage }),
+  });
   return config;
-}
-
-/** The compatibility date the project deploys with, from wrangler.toml. */
-function compatibilityDate(): string {
-  const match = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"));
-  if (match?.[1] === undefined) throw new Error("wrangler.toml has no compatibility_date: add one");
-  return match[1];
 }

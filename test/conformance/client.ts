@@ -37,11 +37,6 @@ export interface ConformanceOptions {
   readonly otherWriteToken?: string;
   /** MAX_SUBSCRIBERS, when it is small enough for the suite to reach. */
   readonly maxSubscribers?: number;
-  /**
-   * The server learns that a subscriber left only when a write to it fails, as behind wrangler
-   * dev's local proxy: a slot then comes free up to 15 s late, which the suite does not wait for.
-   */
-  readonly lateLeaving?: boolean;
 }
 
 /** A body to send: text or bytes as they are, or bytes streamed in chunks without a Content-Length. */

@@ -15,8 +15,6 @@ const KEY = "dGhlIHNhbXBsZSBub25jZQ==";
 const QUIET_PATH = "/tasks/events?after=999999999";
 /** Seconds the services let a subscriber go without answering a ping, with time to spare: docs/live-changes.md. */
 const SLOT_FREED_S = 90;
-/** How long a slot may take to come free behind wrangler dev's local proxy once a client leaves. */
-const PLACE_FREED_LATE_MS = 30_000;
 
 /** How a test reaches the server: its base path and the read token, if it needs one. */
 export interface SocketTarget {
@@ -116,45 +114,21 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
     { Connection: "keep-alive" },
     { "Sec-WebSocket-Protocol": "two words" },
   ];
-  // wrangler dev's local proxy makes a handshake of its own to the Worker, and answers the client
-  // itself: text for what it refuses, 101 for what it lets through. Cloudflare's edge is not it.
-  const proxied = runtime === "wrangler";
-  test(`malformed WebSocket handshakes return 400 with a JSON message${proxied ? " (or what wrangler dev's proxy answers), never a 5xx" : ""}, and ${target.maxSubscribers} of each leave every subscriber slot free`, async () => {
+  test(`malformed WebSocket handshakes return 400 with a JSON message, and ${target.maxSubscribers} of each leave every subscriber slot free`, async () => {
     for (const changes of malformed) {
       for (let i = 0; i < target.maxSubscribers; i++) {
         const { connection, response } = await upgrade(server(), target, changes);
         connection.destroy();
-        // Handshakes the proxy lets through take slots that free late: past them a 503, the limit's answer.
-        if (proxied) expect([response?.status]).not.toContain(500);
-        else expectRefusal(response, 400);
+        expectRefusal(response, 400);
       }
     }
-    // Behind wrangler dev's proxy a socket's end reaches the Worker a little later.
-    const deadline = Date.now() + (proxied ? PLACE_FREED_LATE_MS : 0);
-    for (;;) {
-      const { connection, response } = await upgrade(server(), target);
-      connection.destroy();
-      if (response?.status === 101 || Date.now() >= deadline) {
-        expect(response?.status).toBe(101);
-        break;
-      }
-      await sleep(200);
-    }
+    const { connection, response } = await upgrade(server(), target);
+    connection.destroy();
+    expect(response?.status).toBe(101);
   });
 
-  /** A handshake that takes a slot: behind wrangler dev's proxy, slots earlier tests held come free late. */
-  const admitted = async (changes: Record<string, string | undefined> = {}) => {
-    const deadline = Date.now() + (proxied ? PLACE_FREED_LATE_MS : 0);
-    for (;;) {
-      const opened = await upgrade(server(), target, changes);
-      if (opened.response?.status !== 503 || Date.now() >= deadline) return opened;
-      opened.connection.destroy();
-      await sleep(200);
-    }
-  };
-
   test("Upgrade: WebSocket, in any case, opens the socket as RFC 6455 allows", async () => {
-    const { connection, response } = await admitted({ Upgrade: "WebSocket", Connection: "upgrade" });
+    const { connection, response } = await upgrade(server(), target, { Upgrade: "WebSocket", Connection: "upgrade" });
     connection.destroy();
     expect(response?.status).toBe(101);
   });
@@ -191,7 +165,7 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   });
 
   test("a message over 4 KiB closes the socket with 1009", async () => {
-    const { connection, response } = await admitted();
+    const { connection, response } = await upgrade(server(), target);
     try {
       expect(response?.status).toBe(101);
       await connection.write(clientFrame(0x1, 8 * 1024, Buffer.alloc(8 * 1024, "x")).toString("latin1"));
@@ -204,7 +178,7 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   // Deno gathers a message whole before the service sees it: describeVanishedSubscriber shows it let go.
   if (runtime !== "deno") {
     test("a frame that declares 50 MiB is refused after its header, with 1009 or the connection closed", async () => {
-      const { connection, response } = await admitted();
+      const { connection, response } = await upgrade(server(), target);
       try {
         expect(response?.status).toBe(101);
         await connection.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(64 * 1024)).toString("latin1"));

@@ -8,11 +8,9 @@ import type { Runtime, StartOptions } from "../support/server.ts";
 import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS, FILLED_LIST } from "./configured.ts";
 import { describeConformance } from "./describe.ts";
+import { fetchReadingEarlyAnswers } from "./early-answer-fetch.ts";
 import { describeHostileSockets, describeVanishedSubscriber } from "./hostile-sockets.ts";
 import { type ConformanceCase, type ConformanceOptions, conformanceCases, settingCases } from "./suite.ts";
-
-/** Each request of the suite gets this long before it counts as hung. */
-const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * Runs the conformance suite over HTTP against two real servers on `runtime`: the whole suite on
@@ -22,30 +20,29 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * first with its log.
  */
 export function describeRuntimeConformance(runtime: Runtime): void {
-  const wrangler = runtime === "wrangler";
-  // Node, Bun and Deno as their npm scripts run them; wrangler dev through its API (its command line,
-  // as `npm start` runs it, has a refusal below, and test/sqlite kills and restarts it).
+  const workerd = runtime === "workerd";
+  // Node, Bun and Deno as their npm scripts run them; the Worker as deployed on `workerd serve`
+  // (wrangler dev, as `npm start` runs it, has a refusal below, and test/sqlite kills and restarts it).
   describeServer(runtime, `default configuration but MAX_LIST_BYTES=${FILLED_LIST.maxListBytes}`, FILLED_LIST.env, {
     fresh: true,
     sockets: true,
-    lateLeaving: wrangler,
     maxListBytes: FILLED_LIST.maxListBytes,
   });
   // The whole suite runs with these settings in-process on every store (test/unit, test/postgres,
   // test/workers for the Durable Object): through a real server, what the settings change. On
   // Workers with the list in the Durable Object, which holds its WebSocket subscribers itself.
-  const configured = { ...CONFIGURED_OPTIONS, fresh: true, sockets: true, lateLeaving: wrangler };
+  const configured = { ...CONFIGURED_OPTIONS, fresh: true, sockets: true };
   describeServer(
     runtime,
-    wrangler ? "--env durable, every setting configured" : "every setting configured",
+    workerd ? "--env durable, every setting configured" : "every setting configured",
     CONFIGURED_ENV,
     configured,
-    wrangler ? { environment: "durable" } : {},
+    workerd ? { environment: "durable" } : {},
     settingCases(configured),
   );
   describeStartRefusals(runtime);
   // Workers cannot ping a WebSocket: docs/live-changes.md says what the platform does instead.
-  if (runtime !== "wrangler") describeVanishedSubscriber(runtime);
+  if (runtime !== "workerd") describeVanishedSubscriber(runtime);
 }
 
 /** The largest MAX_LIST_BYTES each runtime's stores can serve, as the contract's "Limits" asks them to refuse more. */
@@ -53,7 +50,7 @@ const MAX_LIST_BYTES: Readonly<Record<Runtime, number>> = {
   node: 1024 ** 3,
   bun: 1024 ** 3,
   deno: 1024 ** 3,
-  wrangler: 24 * 1024 ** 2,
+  workerd: 24 * 1024 ** 2,
 };
 
 function describeStartRefusals(runtime: Runtime): void {
@@ -68,7 +65,7 @@ function describeStartRefusals(runtime: Runtime): void {
     ];
     // The Worker reads its settings with the code the servers use, unit-tested for every refusal:
     // one token refusal through wrangler dev's command line shows it stops at start, unshown.
-    test.concurrent.each(runtime === "wrangler" ? tokenRefusals.slice(0, 1) : tokenRefusals)(
+    test.concurrent.each(runtime === "workerd" ? tokenRefusals.slice(0, 1) : tokenRefusals)(
       "$name with a token it cannot take stops it at start, saying which token, never showing it",
       async ({ name, value, problem }) => {
         const message = await startFailure(runtime, { [name]: value });
@@ -80,7 +77,7 @@ function describeStartRefusals(runtime: Runtime): void {
     );
 
     // The Worker's own refusal of it is test/workers/worker-app.test.ts's, in workerd.
-    if (runtime !== "wrangler") {
+    if (runtime !== "workerd") {
       test.concurrent(`a MAX_LIST_BYTES past what it can serve (${MAX_LIST_BYTES[runtime]} bytes) stops it at start, naming MAX_LIST_BYTES`, async () => {
         const message = await startFailure(runtime, { MAX_LIST_BYTES: String(MAX_LIST_BYTES[runtime] + 1) });
         expectNonZeroExit(message);
@@ -99,7 +96,7 @@ function describeServer(
   cases: readonly ConformanceCase[] = conformanceCases(options),
 ): void {
   // Every exchange must also be one the server's own OpenAPI document describes.
-  const checkedFetch = checkedAgainstOpenApi(fetchWithTimeout, options.basePath);
+  const checkedFetch = checkedAgainstOpenApi(fetchReadingEarlyAnswers, options.basePath);
   describeAlongside(`${runtime} server, ${title}`, () => {
     const server = useServer(runtime, env, start);
     test(`the ${runtime} server starts and answers`, () => {
@@ -116,7 +113,7 @@ function describeServer(
       const requestId = `log-check-${crypto.randomUUID()}`;
       const path = `${options.basePath ?? ""}/tasks`;
       const authorization = options.tokens === undefined ? {} : { Authorization: `Bearer ${options.tokens.read}` };
-      const res = await fetchWithTimeout(
+      const res = await fetchReadingEarlyAnswers(
         new Request(`${running.baseUrl}${path}`, { headers: { "X-Request-Id": requestId, ...authorization } }),
       );
       await res.arrayBuffer();
@@ -148,13 +145,9 @@ function describeServer(
       try {
         const line = await eventually(() => logLine(running.output(), requestId));
         expect(line).toMatchObject({ method: "POST", status: 401 });
-        // wrangler dev's local proxy holds the response until the request is complete; the other
-        // runtimes send it at once.
-        if (runtime !== "wrangler") {
-          const res = await eventually(() => parseResponses(connection.received)[0]);
-          expect(res.status).toBe(401);
-          expect(res.headers.get("www-authenticate")).toBe('Bearer realm="tasks"');
-        }
+        const res = await eventually(() => parseResponses(connection.received)[0]);
+        expect(res.status).toBe(401);
+        expect(res.headers.get("www-authenticate")).toBe('Bearer realm="tasks"');
       } finally {
         connection.destroy();
       }
@@ -165,18 +158,13 @@ function describeServer(
       const base = `${running.baseUrl}${options.basePath ?? ""}`;
       const marker = `token-check-${crypto.randomUUID()}`;
       for (const url of [`${base}/tasks?access_token=${tokens.write}`, `${base}/${tokens.read}`]) {
-        const res = await fetchWithTimeout(
+        const res = await fetchReadingEarlyAnswers(
           new Request(url, { headers: { "X-Request-Id": marker, "User-Agent": `agent/${tokens.read}` } }),
         );
         await res.arrayBuffer();
       }
       await eventually(() => (running.output().split(marker).length > 2 ? true : undefined));
-      // wrangler dev prints each request's path itself, as a local aid; the service's own lines are what it ships.
-      const output = running
-        .output()
-        .split("\n")
-        .filter((line) => !line.startsWith("[wrangler:"))
-        .join("\n");
+      const output = running.output();
       expect(output).toContain("[redacted]");
       for (const token of CONFIGURED_TOKENS) expect(output).not.toContain(token);
     });
@@ -187,8 +175,4 @@ function describeServer(
 function logLine(output: string, requestId: string): Record<string, unknown> | undefined {
   const line = output.split("\n").find((l) => l.startsWith("{") && l.includes(`"requestId":"${requestId}"`));
   return line === undefined ? undefined : (JSON.parse(line) as Record<string, unknown>);
-}
-
-function fetchWithTimeout(request: Request): Promise<Response> {
-  return fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 }

@@ -15,7 +15,7 @@ type Arrival =
   | { readonly status: number; readonly retryAfter: string | null; readonly body: string };
 
 /** Where a new connection is refused at once, and where it is still answered until the requests in flight end. */
-const ARRIVAL: Readonly<Record<Exclude<Runtime, "wrangler">, "refused" | "503">> = {
+const ARRIVAL: Readonly<Record<Exclude<Runtime, "workerd">, "refused" | "503">> = {
   node: "refused",
   bun: "refused",
   deno: "503",

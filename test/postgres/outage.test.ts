@@ -5,7 +5,7 @@ import { type RunningServer, type Runtime, startServer } from "../support/server
 import { checkList, type Exchange, type NamedServer, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
 
-const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "wrangler"];
+const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "workerd"];
 const CLIENTS = 8;
 /** Clients beside the load that send each task with a key of its own, and retry it until a 200. */
 const KEYED_CLIENTS = 4;
@@ -17,7 +17,7 @@ const AFTER_MS = 1_000;
 const RECOVERY_MS = 10_000;
 const UNAVAILABLE = JSON.stringify({ message: "Task list store cannot be reached: try again in a moment" });
 
-describe("servers of Node, Bun, Deno and wrangler dev whose database stops and starts again under load", () => {
+describe("servers of Node, Bun, Deno and workerd whose database stops and starts again under load", () => {
   // A database of its own, since this one is stopped in the middle.
   let database: ThrowawayPostgres | undefined;
   const running = new Map<Runtime, RunningServer>();

@@ -9,12 +9,6 @@ import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { asOperator, logLinesWith, onPostgres } from "./servers.ts";
 
 /**
- * For a test that starts servers of its own: its wrangler dev starts wait for the file's other
- * starts, which run one at a time, so on a busy machine it takes longer than the project's 180 s.
- */
-const STARTING = { timeout: 240_000 };
-
-/**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
  * throwaway database: the core of the store's part of the conformance suite and the byte limit (the
  * whole suite, with every setting moved too, runs in-process in conformance.test.ts), a restart that
@@ -34,7 +28,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
     { fresh: true, maxListBytes: FILLED_LIST.maxListBytes },
     plain.start,
     // The whole suite runs on the same SQL in-process (conformance.test.ts): the core shows the
-    // driver on each runtime, and through wrangler dev each request opens a connection of its own.
+    // driver on each runtime, and on Workers each request opens a connection of its own.
     "core",
   );
 
@@ -46,9 +40,9 @@ export function describePostgresRuntime(runtime: Runtime): void {
 
   describeAlongside(`${runtime} server on a list already past MAX_TASKS`, () => {
     const title = `a ${runtime} server on a list already past MAX_TASKS serves every task, returns 507, and logs a warning once`;
-    test(title, STARTING, async () => {
+    test(title, async () => {
       const { env, start } = list("over_limit");
-      // Any process on the schema fills the list; a Node server starts in a fraction of wrangler dev's time.
+      // Any process on the schema fills the list.
       const filler = onPostgres("node", url, `${runtime}_over_limit`);
       const first = await startServer("node", filler.env, filler.start);
       try {
@@ -77,7 +71,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
     });
   });
 
-  if (runtime !== "wrangler") describeServerRefusals(runtime, url, password);
+  if (runtime !== "workerd") describeServerRefusals(runtime, url, password);
 }
 
 /** What stops Node, Bun and Deno at start: a database they cannot reach, log in to or use, and bad settings. */

@@ -11,8 +11,8 @@ export interface PostgresLaunch {
 
 /**
  * How a server of `runtime` keeps its list in `schema` of the database at `url`: Node, Bun and
- * Deno from DATABASE_URL; wrangler dev in its `postgres` environment, whose Hyperdrive binding it
- * points at `url` locally.
+ * Deno from DATABASE_URL; the Worker in its `postgres` environment, its Hyperdrive binding pointed
+ * at `url` as wrangler dev's local connection string would.
  */
 export function onPostgres(
   runtime: Runtime,
@@ -20,7 +20,7 @@ export function onPostgres(
   schema: string,
   env: Readonly<Record<string, string>> = {},
 ): PostgresLaunch {
-  if (runtime === "wrangler") {
+  if (runtime === "workerd") {
     return {
       env: { DATABASE_SCHEMA: schema, ...env },
       start: { environment: "postgres", hyperdrive: url },
@@ -40,8 +40,8 @@ export async function asOperator<T>(url: string, work: (sql: postgres.Sql) => Pr
 }
 
 /**
- * The JSON log lines in a server's output that contain `text`, parsed. wrangler dev prints a
- * Worker's console.warn with a prefix and colours of its own.
+ * The JSON log lines in a server's output that contain `text`, parsed, whatever a runtime prints
+ * before them on the line.
  */
 export function logLinesWith(output: string, text: string): Record<string, unknown>[] {
   return stripVTControlCharacters(output)

@@ -6,11 +6,11 @@ import { type RunningServer, type Runtime, startServer } from "../support/server
 import { checkList, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
 
-const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "wrangler"];
+const RUNTIMES: readonly Runtime[] = ["node", "bun", "deno", "workerd"];
 const LOAD_MS = 2_000;
 const CLIENTS = 16;
 
-describe("servers of Node, Bun, Deno and wrangler dev on one list", () => {
+describe("servers of Node, Bun, Deno and workerd on one list", () => {
   const { url } = inject("postgres");
   const running = new Map<Runtime, RunningServer>();
   const servers = namedServers(RUNTIMES, running);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ConformanceOptions } from "../conformance/client.ts";
 import { describeConformance } from "../conformance/describe.ts";
+import { fetchReadingEarlyAnswers } from "../conformance/early-answer-fetch.ts";
 import { coreStoreCases, fillingCases, storeCases } from "../conformance/suite.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { type RunningServer, type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
@@ -97,9 +98,9 @@ export function describeDurableServer(
     afterAll(async () => {
       await server?.stop();
     });
-    const target = () => ({ baseUrl: baseUrl(), fetch: fetchWithTimeout });
+    const target = () => ({ baseUrl: baseUrl(), fetch: fetchReadingEarlyAnswers });
     // A real server takes WebSocket subscribers too.
-    const served = { ...options, sockets: true, lateLeaving: runtime === "wrangler" };
+    const served = { ...options, sockets: true };
 
     const cases = part === "store" ? storeCases(served) : coreStoreCases(served);
     describeConformance(`conformance, the store's ${part === "store" ? "part" : "core"}`, target, served, cases);
@@ -144,8 +145,4 @@ export function describeDurableServer(
 
 function authorization(token: string | undefined): Record<string, string> {
   return token === undefined ? {} : { Authorization: `Bearer ${token}` };
-}
-
-function fetchWithTimeout(request: Request): Promise<Response> {
-  return fetch(request, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 }

@@ -1,14 +1,14 @@
 // What a test server is: how it was asked for, and what a test can do with it once it runs.
 import { createServer } from "node:net";
 
-/** The runtimes the service ships an entry for. */
-export type Runtime = "node" | "bun" | "deno" | "wrangler";
+/** The runtimes the service ships an entry for; "workerd" is the Worker. */
+export type Runtime = "node" | "bun" | "deno" | "workerd";
 
 /** A server started by {@link startServer}. */
 export interface RunningServer {
   /** Where the service answers, such as http://127.0.0.1:40123 (no trailing slash, no base path). */
   readonly baseUrl: string;
-  /** Stops the server and every process it started (workerd for wrangler). */
+  /** Stops the server and every process it started (workerd, for wrangler dev). */
   stop(): Promise<void>;
   /** Everything the server wrote to its output so far: stdout and stderr, or the Worker's console. */
   output(): string;
@@ -17,7 +17,7 @@ export interface RunningServer {
   /**
    * Kills every process of the server at once with SIGKILL, as a crash would, and resolves once
    * they are gone; `restartServer` starts it again on the same state. Servers that run as processes
-   * of their own have it: Node, Bun, Deno, and wrangler dev through its command line.
+   * of their own have it: all of them.
    */
   readonly kill?: () => Promise<void>;
   /**
@@ -27,7 +27,7 @@ export interface RunningServer {
   readonly terminate?: () => Promise<number | null>;
   /**
    * The process the launcher started, for readings from /proc: the runtime itself for Node, Bun,
-   * Deno and `workerd serve`, wrangler's CLI for wrangler dev. Unset for wrangler's API.
+   * Deno and `workerd serve`, wrangler's CLI for wrangler dev.
    */
   readonly pid?: number;
 }
@@ -39,14 +39,15 @@ export interface StartOptions {
   /** The database the Worker's TASK_DB Hyperdrive binding reaches locally. */
   readonly hyperdrive?: string;
   /**
-   * Start wrangler dev through `npm start`'s command line, as a person does, rather than through
-   * wrangler's API in this process. The API starts the same workerd with the same configuration
-   * and bindings at a fifth of the CPU, so only the tests of the command itself ask for the CLI.
+   * Start the Worker through `npm start`, wrangler dev, as a person does, rather than bundled as
+   * `wrangler deploy` uploads it on `workerd serve`. The same workerd runs it with the same
+   * bindings, without a local proxy in front and at a tenth of the CPU, so only the tests of the
+   * command itself ask for it.
    */
   readonly cli?: boolean;
   /** A file that Node, Bun or Deno runs in place of the service's entry, with the rest of its npm script. */
   readonly entry?: string;
-  /** A workerd config that `workerd serve` runs in place of wrangler dev: a Worker bundled beforehand, no proxy. */
+  /** A workerd config that `workerd serve` runs in place of the service's Worker: another Worker bundled beforehand. */
   readonly workerdConfig?: string;
   /** The port to listen on, for a server that does not log its address (or, for workerdConfig, the config's). */
   readonly port?: number;
@@ -62,14 +63,14 @@ export interface Launch {
   /** The service's settings: the process environment, or the Worker's vars. */
   readonly env: Readonly<Record<string, string>>;
   readonly options: StartOptions;
-  /** wrangler's local state; kept across {@link restartServer} so a Durable Object's list survives. */
+  /** The Worker's local state (its config, its Durable Objects' files); kept across {@link restartServer} so the list survives. */
   readonly stateDir: string | undefined;
 }
 
 /** Where the tests' servers listen. */
 export const HOST = "127.0.0.1";
 
-/** A port on 127.0.0.1 that was free a moment ago, for servers that cannot pick their own (wrangler dev, PostgreSQL), or for a database nothing listens on. */
+/** A port on 127.0.0.1 that was free a moment ago, for servers that cannot pick their own (workerd, PostgreSQL), or for a database nothing listens on. */
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const probe = createServer();

@@ -115,7 +115,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Thro
     // No socket file in /tmp or /var/run/postgresql, where servers of parallel runs would meet.
     "-c",
     "unix_socket_directories=",
-    // wrangler dev's local Hyperdrive opens a connection per request, so a burst of POSTs needs many.
+    // The Worker opens a connection per request (local Hyperdrive pools none), so a burst of POSTs needs many.
     "-c",
     "max_connections=400",
     ...(options.durable === true

@@ -13,8 +13,8 @@ export function residentKib(pid: number): number {
 }
 
 /**
- * The workerd processes of a process group (wrangler dev's), or the children of a process (what
- * wrangler's API started in this one).
+ * The workerd processes of a process group (wrangler dev's, or `workerd serve` itself), or the
+ * children of a process.
  */
 export function workerdProcesses(of: { readonly group: number } | { readonly parent: number }): number[] {
   const members: number[] = [];

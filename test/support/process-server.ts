@@ -5,6 +5,7 @@ import { delimiter, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { freePort, HOST, type Launch, type RunningServer, type Runtime } from "./launch.ts";
 import { residentKib, workerdProcesses } from "./process-memory.ts";
+import { serviceConfig } from "./workerd-server.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -36,9 +37,9 @@ const SCRIPTS: Record<Runtime, string> = {
   node: "start:node",
   bun: "start:bun",
   deno: "start:deno",
-  wrangler: "start",
+  workerd: "start",
 };
-/** Times wrangler dev is started on a new port when another process took the one it was given. */
+/** Times workerd is started on a new port when another process took the one it was given. */
 const PORT_ATTEMPTS = 3;
 
 /** Process groups still running, with a promise that settles when the group's leader exits. */
@@ -51,13 +52,13 @@ process.once("exit", () => {
 
 /**
  * Starts the service through the command of its runtime's npm script (or what the options run in
- * its place: another entry, a workerd config) and resolves once it answers HTTP. Throws with the
- * process output if it does not start.
+ * its place: another entry, a workerd config; on workerd, `workerd serve` unless the CLI is asked
+ * for) and resolves once it answers HTTP. Throws with the process output if it does not start.
  */
 export async function startProcessServer(spec: Launch, attempt = 1): Promise<RunningServer> {
   const { cpus, outputFile } = spec.options;
-  const port = spec.options.port ?? (spec.runtime === "wrangler" ? await freePort() : 0);
-  const [command, ...args] = commandLine(spec, port);
+  const port = spec.options.port ?? (spec.runtime === "workerd" ? await freePort() : 0);
+  const [command, ...args] = await commandLine(spec, port);
   if (command === undefined) throw new Error(`The npm script ${SCRIPTS[spec.runtime]} is empty`);
   const file = command.includes("/") ? command : join(BIN, command);
   // taskset execs the server in its own place, so the pid stays the server's.
@@ -83,15 +84,17 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
   const pid = await spawned(child, outputSoFar);
   liveGroups.set(pid, exited);
   try {
-    const givenUrl = spec.options.port === undefined ? undefined : `http://${HOST}:${port}`;
+    // `workerd serve` says nothing once it listens; wrangler dev and the service say where.
+    const logsAddress = spec.options.port === undefined && (spec.runtime !== "workerd" || spec.options.cli === true);
+    const givenUrl = logsAddress ? undefined : `http://${HOST}:${port}`;
     const baseUrl = await waitUntilResponding(outputSoFar, exited, givenUrl);
     return {
       baseUrl,
       pid,
       output: outputSoFar,
-      stop: () => stopProcess(pid, spec.runtime !== "wrangler"),
+      stop: () => stopProcess(pid, spec.runtime !== "workerd"),
       kill: () => stopProcess(pid, false),
-      ...(spec.runtime === "wrangler"
+      ...(spec.runtime === "workerd"
         ? {}
         : {
             terminate: async () => {
@@ -102,13 +105,13 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
             },
           }),
       memoryKib: () =>
-        spec.runtime === "wrangler"
+        spec.runtime === "workerd"
           ? workerdProcesses({ group: pid }).reduce((sum, member) => sum + residentKib(member), 0)
           : residentKib(pid),
     };
   } catch (error) {
-    await stopProcess(pid, spec.runtime !== "wrangler");
-    // wrangler dev cannot pick its own port: the free one it was given may be taken before it binds.
+    await stopProcess(pid, spec.runtime !== "workerd");
+    // workerd cannot pick its own port: the free one it was given may be taken before it binds.
     if (attempt < PORT_ATTEMPTS && outputSoFar().includes("Address already in use")) {
       return startProcessServer(spec, attempt + 1);
     }
@@ -121,13 +124,16 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
 }
 
 /** The npm script's command for this runtime, plus what makes it listen where the test wants. */
-function commandLine(spec: Launch, port: number): string[] {
+async function commandLine(spec: Launch, port: number): Promise<string[]> {
   const { entry, workerdConfig } = spec.options;
   if (workerdConfig !== undefined) return ["workerd", "serve", workerdConfig];
+  if (spec.runtime === "workerd" && spec.options.cli !== true) {
+    return ["workerd", "serve", await serviceConfig(spec, port)];
+  }
   const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>;
   const script = scripts[SCRIPTS[spec.runtime]] ?? "";
   const words = script.split(/\s+/).filter((word) => word !== "");
-  if (spec.runtime !== "wrangler") return entry === undefined ? words : [...words.slice(0, -1), entry];
+  if (spec.runtime !== "workerd") return entry === undefined ? words : [...words.slice(0, -1), entry];
   const vars = Object.entries(spec.env).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
   const state = spec.stateDir === undefined ? [] : ["--persist-to", spec.stateDir];
   const environment = spec.options.environment === undefined ? [] : ["--env", spec.options.environment];
@@ -157,7 +163,7 @@ function childEnv(spec: Launch, port: number): NodeJS.ProcessEnv {
     WRANGLER_SEND_METRICS: "false",
     NO_COLOR: "1",
     ...(hyperdrive === undefined ? {} : { CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_TASK_DB: hyperdrive }),
-    ...(spec.runtime === "wrangler" ? {} : { PORT: String(port), HOST, ...spec.env }),
+    ...(spec.runtime === "workerd" ? {} : { PORT: String(port), HOST, ...spec.env }),
   };
 }
 
@@ -227,8 +233,8 @@ function causeOf(error: Error): string {
 
 /**
  * SIGTERM to the whole process group when `graceful`, SIGKILL if it is still there after a bound.
- * wrangler dev gets SIGKILL at once: its own shutdown takes seconds and runs none of the service's
- * code, and what a Durable Object committed survives a kill as it survives a crash.
+ * workerd gets SIGKILL at once: wrangler dev's shutdown takes seconds, neither runs any of the
+ * service's code, and what a Durable Object committed survives a kill as it survives a crash.
  */
 async function stopProcess(pid: number, graceful: boolean): Promise<void> {
   const exited = liveGroups.get(pid);
@@ -273,11 +279,11 @@ export interface FailedStart {
  * and resolves once it exits; one still running after the start time-out is killed and fails.
  */
 export async function runUntilExit(
-  runtime: Exclude<Runtime, "wrangler">,
+  runtime: Exclude<Runtime, "workerd">,
   env: Readonly<Record<string, string>>,
 ): Promise<FailedStart> {
   const spec: Launch = { runtime, env, options: {}, stateDir: undefined };
-  const [command, ...args] = commandLine(spec, 0);
+  const [command, ...args] = await commandLine(spec, 0);
   if (command === undefined) throw new Error(`The npm script ${SCRIPTS[runtime]} is empty`);
   const child = spawn(join(BIN, command), args, {
     cwd: ROOT,

@@ -5,7 +5,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Launch, RunningServer, Runtime, StartOptions } from "./launch.ts";
 import { startProcessServer } from "./process-server.ts";
-import { startApiWorker } from "./wrangler-api.ts";
 
 export { freePort, type RunningServer, type Runtime, type StartOptions } from "./launch.ts";
 
@@ -14,8 +13,8 @@ const launches = new WeakMap<RunningServer, { spec: Launch; halt: () => Promise<
 
 /**
  * Starts the service on `runtime`, on 127.0.0.1 and a free port, and resolves once it answers
- * HTTP: Node, Bun and Deno through the command of their npm script, workerd through wrangler's API
- * (or its CLI, see {@link StartOptions.cli}, or `workerd serve`, see {@link StartOptions.workerdConfig}).
+ * HTTP: Node, Bun and Deno through the command of their npm script, the Worker bundled as deployed
+ * on `workerd serve` (or through `npm start`, wrangler dev: see {@link StartOptions.cli}).
  * Throws with the server's output if it does not start.
  */
 export function startServer(
@@ -23,12 +22,12 @@ export function startServer(
   env: Readonly<Record<string, string>> = {},
   options: StartOptions = {},
 ): Promise<RunningServer> {
-  const stateDir = runtime === "wrangler" ? mkdtempSync(join(tmpdir(), "task-list-wrangler-")) : undefined;
+  const stateDir = runtime === "workerd" ? mkdtempSync(join(tmpdir(), "task-list-workerd-")) : undefined;
   return launch({ runtime, env, options, stateDir });
 }
 
 /**
- * Stops `server` and starts it again on the same runtime with the same settings and (for wrangler)
+ * Stops `server` and starts it again on the same runtime with the same settings and (for workerd)
  * the same local state directory, as a deployment restart would. The returned server may listen on
  * another port.
  */
@@ -46,10 +45,7 @@ async function launch(spec: Launch): Promise<RunningServer> {
   };
   let started: RunningServer;
   try {
-    started =
-      spec.runtime === "wrangler" && spec.options.cli !== true && spec.options.workerdConfig === undefined
-        ? await startApiWorker(spec)
-        : await startProcessServer(spec);
+    started = await startProcessServer(spec);
   } catch (error) {
     removeState();
     throw error;

@@ -1,3 +1,3 @@
 import { describePostgresRuntime } from "./postgres-runtime.ts";
 
-describePostgresRuntime("wrangler");
+describePostgresRuntime("workerd");

@@ -1,3 +1,3 @@
 import { describeRuntimeConformance } from "./runtime-suite.ts";
 
-describeRuntimeConformance("wrangler");
+describeRuntimeConformance("workerd");

@@ -2,6 +2,6 @@ import { describeHomePage } from "./home-page.ts";
 import { describeTaskControls } from "./task-controls.ts";
 import { describeTokenFlow } from "./token-flow.ts";
 
-describeHomePage("wrangler");
-describeTaskControls("wrangler");
-describeTokenFlow("wrangler");
+describeHomePage("workerd");
+describeTaskControls("workerd");
+describeTokenFlow("workerd");

@@ -1,3 +1,3 @@
 import { describeReliability } from "./reliability.ts";
 
-describeReliability("wrangler");
+describeReliability("workerd");
