@@ -1,7 +1,7 @@
 // results.md's chart, rps-by-tasks.svg: requests per second against list size, drawn with Vega-Lite.
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import type { Results } from "./report.ts";
+import type { Results } from "./results.ts";
 import { READ_AFTER_CHANGE, SCENARIOS } from "./subjects.ts";
 
 /** How the legend names a server's lines, before the scenario: nothing for the service in memory. */

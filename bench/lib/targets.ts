@@ -2,7 +2,7 @@
 // lists, and results.md's first table.
 import { MAX_TOMBSTONES } from "../../src/list/change-log.ts";
 import { BASELINE_PAIRS, BYTES_PER_DELETION } from "./churn.ts";
-import { findRow, type Results } from "./report.ts";
+import { findRow, type Results } from "./results.ts";
 import { INITIAL_TASKS, RUNTIMES, type Runtime, type Scenario, type ServerKind } from "./subjects.ts";
 
 /** One of an issue's targets checked for one runtime (and size or scenario). */

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { lastTaskId } from "../lib/http.ts";
 import { CLOCK_TICKS, cpuTicks } from "../lib/load.ts";
-import { median } from "../lib/report.ts";
+import { median } from "../lib/median.ts";
 import { type BenchServer, startProgram } from "../lib/servers.ts";
 import { type LiveSubject, postsFor, type Runtime, runtimeOf, type ServerKind, serverOf } from "../lib/subjects.ts";
 import { NEW_TASK_BODY, type RunSettings } from "../lib/trial.ts";
