@@ -16,6 +16,15 @@ import type { ListObjectRpc, ObjectAppendResult, ObjectUpdateResult } from "./du
 
 const decoder = new TextDecoder();
 
+/**
+ * What waits unsent on a socket. workerd has no `bufferedAmount` yet (cloudflare/workerd#988),
+ * though its types declare one: read as 0, so each event goes out at once and a socket whose
+ * client stopped reading is never found behind (docs/live-changes.md).
+ */
+function queued(ws: WebSocket): number {
+  return ws.bufferedAmount ?? 0;
+}
+
 /** What the object keeps with each subscriber's socket, across hibernation. */
 interface Follower {
   /** The change number of the last event sent to it. */
@@ -94,7 +103,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     for (const wake of this.#waiting.values()) wake(true);
     for (const ws of this.ctx.getWebSockets()) {
       const follower = ws.deserializeAttachment() as Follower;
-      if (follower.cursor === before && ws.bufferedAmount < rules.SOCKET_MARK_BYTES) {
+      if (follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
         ws.send(event);
         ws.serializeAttachment({ ...follower, cursor: change } satisfies Follower);
       } else {
@@ -162,7 +171,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     if (ws.readyState !== WebSocket.OPEN) return;
     let follower = ws.deserializeAttachment() as Follower;
     while (follower.cursor !== this.#list.change) {
-      if (ws.bufferedAmount >= rules.SOCKET_MARK_BYTES) {
+      if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
         if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
           ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
         } else {
