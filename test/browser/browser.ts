@@ -102,6 +102,16 @@ export async function addFromElsewhere(listUrl: string, title: string, completed
   });
 }
 
+/** Changes a task as another client would, with the ETag it reads first. */
+export async function patchFromElsewhere(taskUrl: string, patch: object): Promise<Response> {
+  const etag = (await fetch(taskUrl)).headers.get("ETag") ?? "";
+  return fetch(taskUrl, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
+    body: JSON.stringify(patch),
+  });
+}
+
 /** Adds a task through the page's form, as a person would with a pointer. */
 export async function addWithForm(page: Page, title: string, completed: boolean): Promise<void> {
   await page.getByLabel("Title", { exact: true }).fill(title);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
-import { addFromElsewhere, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import { addFromElsewhere, expectShown, patchFromElsewhere, serverTasks, useBrowser } from "./browser.ts";
 import { useInProcessServer } from "./in-process.ts";
 
 const freshApp = () => createApp({ store: new MemoryStore(), config: parseAppConfig({ LOG_LEVEL: "off" }) });
@@ -81,13 +81,3 @@ describe("the home page of a service whose list is replaced by another", () => {
     await expectShown(page, other);
   });
 });
-
-/** Changes a task as another client would, with the ETag it reads first. */
-async function patchFromElsewhere(taskUrl: string, patch: object): Promise<Response> {
-  const etag = (await fetch(taskUrl)).headers.get("ETag") ?? "";
-  return fetch(taskUrl, {
-    method: "PATCH",
-    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
-    body: JSON.stringify(patch),
-  });
-}

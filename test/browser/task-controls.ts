@@ -3,7 +3,14 @@ import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import type { Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
-import { addFromElsewhere, expectShown, type ShownTask, serverTasks, useBrowser } from "./browser.ts";
+import {
+  addFromElsewhere,
+  expectShown,
+  patchFromElsewhere,
+  type ShownTask,
+  serverTasks,
+  useBrowser,
+} from "./browser.ts";
 
 const CHANGED = (title: string, state: string) =>
   `This task was changed elsewhere: it now reads “${title}”, ${state}. Nothing was changed`;
@@ -157,16 +164,6 @@ function recordWrites(page: Page, writes: Write[]): void {
     if (/\/tasks\/\d+$/.test(new URL(request.url()).pathname) && request.method() !== "GET") {
       writes.push({ method: request.method(), ifMatch: request.headerValue("If-Match") });
     }
-  });
-}
-
-/** Changes a task as another client would, with the ETag it reads first. */
-async function patchFromElsewhere(taskUrl: string, patch: object): Promise<Response> {
-  const etag = (await fetch(taskUrl)).headers.get("ETag") ?? "";
-  return fetch(taskUrl, {
-    method: "PATCH",
-    headers: { "Content-Type": "application/merge-patch+json", "If-Match": etag },
-    body: JSON.stringify(patch),
   });
 }
 
