@@ -100,10 +100,6 @@ export async function startProgram(
           )
         : await startServer(runtime, env, { ...options, ...entryOf(program, runtime) });
     const { pid } = server;
-    if (pid === undefined) {
-      await server.stop();
-      throw new Error(`The launcher gave no process id for ${program}`);
-    }
     return {
       url: `${server.baseUrl}/tasks`,
       pid,

@@ -3,7 +3,7 @@
 import { expect, test } from "vitest";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { expectEachOnce, type KeyedResponse, runKeyedClients, sendIntended } from "../support/keyed-clients.ts";
-import { type RunningServer, type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
+import { type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
 import { createTask, type ListSnapshot, readList } from "./durable-server.ts";
 
 const CLIENTS = 6;
@@ -54,7 +54,7 @@ export function describeKillMidLoad(
         killing = true;
         const back = Promise.withResolvers<string>();
         target = back.promise;
-        await kill(server);
+        await server.kill();
         server = await restartServer(server);
         back.resolve(server.baseUrl);
         const run = await load;
@@ -84,11 +84,6 @@ export function describeKillMidLoad(
       }
     });
   });
-}
-
-async function kill(server: RunningServer): Promise<void> {
-  if (server.kill === undefined) throw new Error("The server runs in this process: start it with its command line");
-  await server.kill();
 }
 
 /**

@@ -16,10 +16,9 @@ export interface RunningServer {
   memoryKib(): number;
   /**
    * Kills every process of the server at once with SIGKILL, as a crash would, and resolves once
-   * they are gone; `restartServer` starts it again on the same state. Servers that run as processes
-   * of their own have it: all of them.
+   * they are gone; `restartServer` starts it again on the same state.
    */
-  readonly kill?: () => Promise<void>;
+  readonly kill: () => Promise<void>;
   /**
    * Sends SIGTERM to the server's own process, as a process manager does to stop it, and resolves
    * with its exit code once it has exited by itself. Node, Bun and Deno have it.
@@ -29,7 +28,7 @@ export interface RunningServer {
    * The process the launcher started, for readings from /proc: the runtime itself for Node, Bun,
    * Deno and `workerd serve`, wrangler's CLI for wrangler dev.
    */
-  readonly pid?: number;
+  readonly pid: number;
 }
 
 /** What {@link startServer} accepts beside the environment. */
