@@ -12,11 +12,8 @@ export function residentKib(pid: number): number {
   }
 }
 
-/**
- * The workerd processes of a process group (wrangler dev's, or `workerd serve` itself), or the
- * children of a process.
- */
-export function workerdProcesses(of: { readonly group: number } | { readonly parent: number }): number[] {
+/** The workerd processes of a process group: wrangler dev's. */
+export function workerdProcesses(group: number): number[] {
   const members: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -25,8 +22,7 @@ export function workerdProcesses(of: { readonly group: number } | { readonly par
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       // After the name: state, parent pid, process group.
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const matches = "group" in of ? Number(fields[2]) === of.group : Number(fields[1]) === of.parent;
-      if (matches && name === "workerd") members.push(Number(entry));
+      if (Number(fields[2]) === group && name === "workerd") members.push(Number(entry));
     } catch {
       // The process ended while the list was read.
     }

@@ -104,9 +104,10 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
               return child.exitCode;
             },
           }),
+      // wrangler dev holds the list in the workerd it starts; every other server is its own process.
       memoryKib: () =>
-        spec.runtime === "workerd"
-          ? workerdProcesses({ group: pid }).reduce((sum, member) => sum + residentKib(member), 0)
+        spec.runtime === "workerd" && spec.options.cli === true
+          ? workerdProcesses(pid).reduce((sum, member) => sum + residentKib(member), 0)
           : residentKib(pid),
     };
   } catch (error) {
