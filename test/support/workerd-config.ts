@@ -3,7 +3,7 @@
 // a tenth of a second of CPU and answers a request in a fraction of a millisecond, where wrangler dev
 // spends seconds on each start and its local proxy milliseconds on each request.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import type * as Wrangler from "wrangler";
@@ -133,6 +133,7 @@ export function writeWorkerdConfig(file: string, bundle: WorkerBundle, options: 
     for (const [key, className] of Object.entries(environment.objects)) {
       bindings.push(`(name = ${quote(key)}, durableObjectNamespace = ${quote(className)})`);
     }
+    mkdirSync(options.objectsDir, { recursive: true });
     services.push(`(name = "objects", disk = (path = ${quote(options.objectsDir)}, writable = true))`);
     const namespaces = classes.map((c) => `(className = ${quote(c)}, uniqueKey = ${quote(c)}, enableSql = true)`);
     objects = `\n  durableObjectNamespaces = [${namespaces.join(", ")}],\n  durableObjectStorage = (localDisk = "objects"),`;

@@ -60,6 +60,5 @@ export async function serviceConfig(spec: Launch, port: number): Promise<string>
     ...(spec.options.environment === undefined ? {} : { environment: spec.options.environment }),
     ...(spec.options.hyperdrive === undefined ? {} : { hyperdrive: spec.options.hyperdrive }),
   });
-  mkdirSync(join(spec.stateDir, "objects"), { recursive: true });
   return file;
 }
