@@ -4,6 +4,7 @@ import type { ListLimits } from "../config.ts";
 import { ChangeLog, type LogEntry } from "./change-log.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
 import { type ListVersion, Snapshot } from "./list-version.ts";
+import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
 import { type Task, taskJson } from "./task.ts";
 import { CHUNK_BYTES, Chunk, type ChunkView, changedChunk, FIRST_CHUNK_BYTES, indexAfter } from "./task-chunks.ts";
 
@@ -54,6 +55,7 @@ export class EncodedList {
   readonly #instance: string;
   #chunks: Chunk[] = [];
   readonly #log: ChangeLog;
+  readonly #journal: ChangeJournal;
   #change = 0;
   #highestId = 0;
   #tasks = 0;
@@ -69,6 +71,7 @@ export class EncodedList {
     this.#instance = instance;
     if (Symbol.iterator in tasks) {
       this.#log = new ChangeLog();
+      this.#journal = new ChangeJournal(0);
       for (const task of tasks) this.push(encodeTask(task), task.id, task.id);
       return;
     }
@@ -82,6 +85,7 @@ export class EncodedList {
     this.#log = new ChangeLog(entries, tasks.forgotten);
     this.#change = Math.max(tasks.change, entries.at(-1)?.change ?? 0);
     this.#highestId = Math.max(tasks.highestId, this.#highestId);
+    this.#journal = new ChangeJournal(this.#change);
   }
 
   /** Sets this list's versions apart from every other list's. */
@@ -112,7 +116,7 @@ export class EncodedList {
   /** Adds a task at the end, given as its JSON, by change `change` (the next one when not given). */
   push(json: Uint8Array, id = readId(json), change = this.#change + 1): void {
     this.#append(json, id, change, change);
-    this.#recorded(change, id, false, false);
+    this.#recorded(change, id, "task");
   }
 
   /**
@@ -134,7 +138,7 @@ export class EncodedList {
     const change = this.#change + 1;
     last.commit(written, id, change, change);
     this.#counted(id, written + 1);
-    this.#recorded(change, id, false, false);
+    this.#recorded(change, id, "task");
     return undefined;
   }
 
@@ -157,14 +161,14 @@ export class EncodedList {
   /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */
   replace(id: number, json: Uint8Array, change = this.#change + 1): boolean {
     if (!this.#replaced(id, json, change)) return false;
-    this.#recorded(change, id, false, true);
+    this.#recorded(change, id, "update");
     return true;
   }
 
   /** Deletes task `id` by change `change` (the next one when not given); false when there is no such task. */
   remove(id: number, change = this.#change + 1): boolean {
     if (!this.#removed(id, change)) return false;
-    this.#recorded(change, id, true, true);
+    this.#recorded(change, id, "delete");
     return true;
   }
 
@@ -176,14 +180,22 @@ export class EncodedList {
   copy(changes: readonly CopiedChange[], highestId: number): boolean {
     const fresh = changes.filter((change) => change.change > this.#change);
     const added: CopiedChange[] = [];
+    const kinds: ChangeKind[] = [];
     for (const entry of fresh) {
-      if (entry.json === undefined) this.#removed(entry.id, entry.change);
-      else if (!this.#replaced(entry.id, entry.json, entry.change)) added.push(entry);
+      if (entry.json === undefined) {
+        this.#removed(entry.id, entry.change);
+        kinds.push("delete");
+      } else if (this.#replaced(entry.id, entry.json, entry.change)) {
+        kinds.push("update");
+      } else {
+        added.push(entry);
+        kinds.push("task");
+      }
     }
     added.sort((a, b) => a.id - b.id);
     if ((added[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
     for (const { id, json, created, change } of added) this.#append(json ?? new Uint8Array(), id, created, change);
-    for (const { id, json, change } of fresh) this.#recorded(change, id, json === undefined, true);
+    for (const [at, { id, change }] of fresh.entries()) this.#recorded(change, id, kinds[at] ?? "update");
     this.#highestId = Math.max(this.#highestId, highestId);
     return true;
   }
@@ -221,6 +233,7 @@ export class EncodedList {
       instance: this.#instance,
       chunks: this.#chunks.map((chunk) => chunk.view()),
       log: this.#log.view(),
+      journal: this.#journal.view(),
       change: this.#change,
       highestId: this.#highestId,
     });
@@ -245,9 +258,12 @@ export class EncodedList {
     this.#current = undefined;
   }
 
-  #recorded(change: number, id: number, deleted: boolean, replaces: boolean): void {
+  #recorded(change: number, id: number, kind: ChangeKind): void {
     this.#change = Math.max(this.#change, change);
-    this.#log.record(change, id, deleted, replaces);
+    this.#log.record(change, id, kind === "delete", kind !== "task");
+    // The journal keeps its own copy: a view would hold the whole chunk, which the next edit replaces.
+    const json = kind === "delete" ? encoder.encode(`{"id":${id}}`) : (this.find(id)?.json.slice() ?? new Uint8Array());
+    this.#journal.record(change, kind, id, json as Uint8Array<ArrayBuffer>);
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);
     this.#current = undefined;
   }

@@ -2,6 +2,7 @@
 // after an id, one task with its own version, and the changes after a change number.
 import { entryAfter, type LogView } from "./change-log.ts";
 import type { ListUsage } from "./limits.ts";
+import { type JournalView, journalAfter, journalBytesAfter } from "./recent-changes.ts";
 import { type ChunkView, indexAfter, taskAt, withoutComma } from "./task-chunks.ts";
 
 const encoder = new TextEncoder();
@@ -83,8 +84,13 @@ export interface ListVersion {
    * the whole list when `change` is older than the deletions remembered or newer than the list.
    */
   eventsAfter(change: number): ListEvents;
-  /** Bytes of the JSON the events after `change` carry. */
-  bytesAfterChange(change: number): number;
+  /**
+   * Every change after change `change`, each with the task as that change left it, in change
+   * order; undefined when the list no longer keeps changes that far back.
+   */
+  changesAfter(change: number): readonly ListEvent[] | undefined;
+  /** Bytes carried by every change after `change`: Infinity when the list no longer keeps changes that far back. */
+  bytesChangedAfter(change: number): number;
 }
 
 /** A task's own version: its list's instance, its id and its last change, so it never names another task or version. */
@@ -97,6 +103,7 @@ export interface VersionParts {
   readonly instance: string;
   readonly chunks: readonly ChunkView[];
   readonly log: LogView;
+  readonly journal: JournalView;
   readonly change: number;
   readonly highestId: number;
 }
@@ -110,16 +117,18 @@ export class Snapshot implements ListVersion {
   readonly #instance: string;
   readonly #chunks: readonly ChunkView[];
   readonly #log: LogView;
+  readonly #journal: JournalView;
   readonly #highestId: number;
   /** The bytes of the list's JSON before each chunk, from the opening bracket's end. */
   readonly #before: number[] = [];
   readonly #bytes: number;
   #body: JsonBytes | undefined;
 
-  constructor({ instance, chunks, log, change, highestId }: VersionParts) {
+  constructor({ instance, chunks, log, journal, change, highestId }: VersionParts) {
     this.#instance = instance;
     this.#chunks = chunks;
     this.#log = log;
+    this.#journal = journal;
     this.#highestId = highestId;
     this.change = change;
     let bytes = 0;
@@ -182,10 +191,12 @@ export class Snapshot implements ListVersion {
     return { reset, events: this.#events(reset ? 0 : change) };
   }
 
-  bytesAfterChange(change: number): number {
-    let bytes = 0;
-    for (const event of this.#events(change)) bytes += event.json.byteLength;
-    return bytes;
+  changesAfter(change: number): readonly ListEvent[] | undefined {
+    return change > this.change ? undefined : journalAfter(this.#journal, change);
+  }
+
+  bytesChangedAfter(change: number): number {
+    return journalBytesAfter(this.#journal, change);
   }
 
   *#events(after: number): Iterable<ListEvent> {

@@ -55,7 +55,7 @@ export function eventStream(
               drain = done;
               signal.addEventListener("abort", () => done(), { once: true });
             }),
-          send: (event, fresh) => controller.enqueue(frames.event(event, fresh)),
+          send: (events, fresh) => controller.enqueue(frames.events(events, fresh)),
           reset: () => controller.enqueue(RESET_EVENT),
           keepAlive: () => controller.enqueue(KEEP_ALIVE),
           cutOff: () => controller.error(new Error("The subscriber stopped reading")),

@@ -7,14 +7,17 @@ import type { TaskStore } from "../store/store.ts";
 /** Seconds of silence after which an SSE subscriber gets a comment, so that proxies keep it. */
 export const KEEP_ALIVE_MS = 15_000;
 
+/** Bytes of events handed to a subscriber at once: many events to a write, and a turn for others between writes. */
+const BATCH_BYTES = 64 * 1024;
+
 /** Where a subscriber's events go: an event stream, or a WebSocket. */
 export interface Sink {
   /** Whether it holds as much unsent as it should: the feed waits for it to drain before it sends more. */
   full(): boolean;
   /** Resolves once it is no longer full, or when `signal` aborts. */
   drained(signal: AbortSignal): Promise<void>;
-  /** Sends one event; `fresh` when its change came after the subscriber, so others get it too. */
-  send(event: ListEvent, fresh: boolean): void;
+  /** Sends events in change order, at once; `fresh` when their changes came after the subscriber, so others get them too. */
+  send(events: readonly ListEvent[], fresh: boolean): void;
   /** Tells the subscriber to drop what it holds: its cursor cannot be brought up to date, and the whole list follows. */
   reset(): void;
   /** Tells a quiet subscriber the connection is alive. */
@@ -25,13 +28,15 @@ export interface Sink {
 
 /**
  * Hands `sink` the events after change `cursor` (a reset and the whole list when the cursor cannot
- * be brought up to date), then each later change, until `signal` aborts or the subscriber is cut
- * off. Rejects when the store fails; the subscriber then comes back with its cursor.
+ * be brought up to date), then every later change, each once, until `signal` aborts or the
+ * subscriber is cut off. Rejects when the store fails; the subscriber then comes back with its cursor.
  */
 export async function follow(store: TaskStore, cursor: number, sink: Sink, signal: AbortSignal): Promise<void> {
   let list = await store.read();
-  // Changes up to here were made before the subscriber came: its backlog, read at its own pace.
-  const backlogEnd = list.change;
+  // Changes up to here were made before the subscriber came: its backlog, read at its own pace,
+  // one event per task. Every change after it is sent as it was made.
+  let backlogEnd = list.change;
+  let catchingUp = true;
   let lastSent = Date.now();
   // One timer per subscriber, which sets itself again for 15 s after the last thing sent.
   let keepAlive: ReturnType<typeof setTimeout> | undefined;
@@ -44,26 +49,43 @@ export async function follow(store: TaskStore, cursor: number, sink: Sink, signa
     keepAlive = setTimeout(tick, KEEP_ALIVE_MS - (quiet >= KEEP_ALIVE_MS ? 0 : quiet));
   };
   keepAlive = setTimeout(tick, KEEP_ALIVE_MS);
+  const sent = (change: number) => {
+    cursor = change;
+    lastSent = Date.now();
+  };
   try {
     while (!signal.aborted) {
-      const { reset, events } = list.eventsAfter(cursor);
-      if (reset) {
-        sink.reset();
-        cursor = 0;
+      let done: boolean;
+      if (catchingUp) {
+        const { reset, events } = list.eventsAfter(cursor);
+        if (reset) {
+          sink.reset();
+          cursor = 0;
+        }
+        done = await sendAll(sink, events, backlogEnd, false, sent, signal);
+        if (done) {
+          // A task of the backlog changed since is sent with its change, next.
+          cursor = Math.max(cursor, backlogEnd);
+          catchingUp = false;
+        }
+      } else {
+        const changes = list.changesAfter(cursor);
+        if (changes === undefined) {
+          // Fallen behind the changes the list keeps: brought up to date once more, one event per task.
+          backlogEnd = list.change;
+          catchingUp = true;
+          continue;
+        }
+        done = await sendAll(sink, changes, list.change, true, sent, signal);
       }
-      for (const event of events) {
-        if (sink.full()) break;
-        sink.send(event, event.change > backlogEnd);
-        cursor = event.change;
-        lastSent = Date.now();
-      }
+      if (signal.aborted) return;
       if (sink.full()) {
-        if (list.bytesAfterChange(Math.max(cursor, backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+        if (list.bytesChangedAfter(Math.max(cursor, backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
           sink.cutOff();
           return;
         }
         await drainedOrChanged(store, sink, list.change, signal);
-      } else {
+      } else if (done) {
         await store.nextChange(list.change, signal);
       }
       if (!signal.aborted) list = await store.read();
@@ -71,6 +93,47 @@ export async function follow(store: TaskStore, cursor: number, sink: Sink, signa
   } finally {
     clearTimeout(keepAlive);
   }
+}
+
+/**
+ * Sends the events up to change `through` in batches of about {@link BATCH_BYTES}, letting other
+ * requests run between batches. True when all were sent; false when the sink filled or `signal` aborted first.
+ */
+async function sendAll(
+  sink: Sink,
+  events: Iterable<ListEvent>,
+  through: number,
+  fresh: boolean,
+  sent: (change: number) => void,
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (sink.full()) return false;
+  let batch: ListEvent[] = [];
+  let bytes = 0;
+  for (const event of events) {
+    if (event.change > through) break;
+    batch.push(event);
+    bytes += event.json.byteLength;
+    if (bytes < BATCH_BYTES) continue;
+    sink.send(batch, fresh);
+    sent(event.change);
+    batch = [];
+    bytes = 0;
+    if (sink.full()) return false;
+    await otherTurns();
+    if (signal.aborted) return false;
+  }
+  const last = batch.at(-1);
+  if (last !== undefined) {
+    sink.send(batch, fresh);
+    sent(last.change);
+  }
+  return true;
+}
+
+/** Lets whatever else waits to run have its turn. */
+function otherTurns(): Promise<void> {
+  return new Promise((done) => setTimeout(done, 0));
 }
 
 /** Waits for a full subscriber to read, or for more changes, which may make it one to cut off. */

@@ -5,6 +5,13 @@ import { eventText } from "../list/event-text.ts";
 
 const encoder = new TextEncoder();
 const EVENT_SUFFIX = encoder.encode("\n\n");
+const ID_PREFIX = encoder.encode("id: ");
+/** What follows an event's id, up to its data, for each kind of event. */
+const KIND_LINES = {
+  task: encoder.encode("\nevent: task\ndata: "),
+  update: encoder.encode("\nevent: update\ndata: "),
+  delete: encoder.encode("\nevent: delete\ndata: "),
+} as const;
 /** Frames kept for sharing: enough for the changes of a burst; older ones are made again if asked. */
 const SHARED_FRAMES = 256;
 
@@ -36,6 +43,34 @@ export class TaskFrames {
     });
   }
 
+  /**
+   * Events as one run of SSE frames, sent in one write. Those of a backlog, which one subscriber
+   * reads, are written straight into it; new changes use their shared frames.
+   */
+  events(events: readonly ListEvent[], share: boolean): Uint8Array<ArrayBuffer> {
+    const only = events.length === 1 ? events[0] : undefined;
+    if (only !== undefined) return this.event(only, share);
+    if (share) return joined(events.map((event) => this.event(event, true)));
+    let size = 0;
+    for (const event of events) {
+      size += ID_PREFIX.byteLength + digits(event.change) + KIND_LINES[event.event].byteLength;
+      size += event.json.byteLength + EVENT_SUFFIX.byteLength;
+    }
+    const run = new Uint8Array(size);
+    let at = 0;
+    for (const event of events) {
+      run.set(ID_PREFIX, at);
+      at = writeNumber(run, at + ID_PREFIX.byteLength, event.change);
+      const kind = KIND_LINES[event.event];
+      run.set(kind, at);
+      run.set(event.json, at + kind.byteLength);
+      at += kind.byteLength + event.json.byteLength;
+      run.set(EVENT_SUFFIX, at);
+      at += EVENT_SUFFIX.byteLength;
+    }
+    return run;
+  }
+
   /** The event as the text of a WebSocket message: `{"id":<change number>,"event":...,"data":...}`. */
   text(event: ListEvent, share: boolean): string {
     return this.#made(this.#texts, event, share, () => eventText(event));
@@ -53,6 +88,37 @@ export class TaskFrames {
     }
     return frame;
   }
+}
+
+/** The parts as one array. */
+function joined(parts: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuffer> {
+  let size = 0;
+  for (const part of parts) size += part.byteLength;
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.byteLength;
+  }
+  return all;
+}
+
+/** The number of decimal digits of a whole number. */
+function digits(value: number): number {
+  let count = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) count += 1;
+  return count;
+}
+
+/** Writes a whole number's decimal digits into `bytes` at `at`; returns where they end. */
+function writeNumber(bytes: Uint8Array, at: number, value: number): number {
+  const end = at + digits(value);
+  let rest = value;
+  for (let place = end - 1; place >= at; place--) {
+    bytes[place] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return end;
 }
 
 /** Whether two events are one: a deletion of the same task, or views of the same bytes of the same buffer. */

@@ -53,7 +53,9 @@ export function socketFeed(
               }
             }, rules.DRAIN_POLL_MS);
           }),
-        send: (event, fresh) => ws.send(frames.text(event, fresh)),
+        send: (events, fresh) => {
+          for (const event of events) ws.send(frames.text(event, fresh));
+        },
         reset: () => ws.send(RESET_TEXT),
         keepAlive: () => {},
         cutOff: () => ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND),
