@@ -42,7 +42,7 @@ function checkEvents(events: readonly StreamEvent[], tasks: readonly Task[], wha
 }
 
 /** Checks that nothing more arrives for a moment: no task twice, none out of place. */
-async function checkQuiet(reader: { poll(ms: number): Promise<unknown> }, what: string): Promise<void> {
+export async function checkQuiet(reader: { poll(ms: number): Promise<unknown> }, what: string): Promise<void> {
   const extra = await reader.poll(QUIET_MS);
   if (extra !== undefined) fail(`${what}: got more than expected: ${JSON.stringify(extra)}`);
 }

@@ -1,13 +1,16 @@
 // The contract's live changes of a list whose tasks change: change numbers, `update`, `delete` and
 // `reset` events, and a subscriber that applies events by id holding the list exactly.
 import { check, checkEqual, fail } from "./check.ts";
-import type { Client, Task } from "./client.ts";
+import { type Client, jsonPost, type Task } from "./client.ts";
 import { type EventReader, SocketReader, type StreamEvent } from "./events.ts";
-import { subscribe } from "./live.ts";
+import { checkQuiet, subscribe } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";
 import { changed, checkDeleteData, toTask } from "./task-changes.ts";
 
 const EVENTS = "/tasks/events";
+/** Edits of one task and new tasks sent at once: more than a subscriber reads between two of its reads. */
+const BURST_EDITS = 30;
+const BURST_TASKS = 5;
 
 /** One change as a subscriber sees it, from either transport. */
 interface Change {
@@ -150,6 +153,57 @@ export function taskEventCases(sockets: boolean): StatefulCase[] {
           } finally {
             resumed.close();
           }
+        }
+      },
+    },
+    {
+      name: "every change made while a subscriber follows reaches it once, in change-number order, however many come at once and to one task",
+      core: true,
+      async run(client) {
+        const task = await client.create({ title: "Edited by many at once", completed: false });
+        const reader = await subscribe(client, "?after=0");
+        const socket = sockets ? new SocketReader(client.socket(`${EVENTS}?after=0`)) : undefined;
+        try {
+          const backlog = await changesUntil(nextOf(reader), task);
+          const cursor = backlog.at(-1)?.id ?? fail("the backlog's last event has no id");
+          let socketBacklog: Change[] = [];
+          const nextMessage = async () =>
+            fromMessage((await (socket as SocketReader).take(1, "the next message"))[0] ?? fail("no message"));
+          if (socket !== undefined) {
+            await socket.opened();
+            socketBacklog = await changesUntil(nextMessage, task);
+          }
+          const writes = await Promise.all([
+            ...Array.from({ length: BURST_EDITS }, (_, i) =>
+              client.send(toTask("PATCH", task.id, { title: `Edit ${i} of one task` })),
+            ),
+            ...Array.from({ length: BURST_TASKS }, (_, i) =>
+              client.send(jsonPost("/tasks", { title: `Added in a burst ${i}`, completed: false })),
+            ),
+          ]);
+          for (const reply of writes) checkEqual(reply.status, 200, "a write of the burst");
+          const count = BURST_EDITS + BURST_TASKS;
+          const expected = Array.from({ length: count }, (_, i) => cursor + 1 + i);
+          const live = (await reader.take(count, "the burst's changes")).map(fromStream);
+          checkEqual(
+            live.map((change) => change.id),
+            expected,
+            "the change numbers of the burst, each once and in order",
+          );
+          await checkHeld(client, [...backlog, ...live], "the list a subscriber applying every change holds");
+          if (socket !== undefined) {
+            const messages = await Promise.all(Array.from({ length: count }, nextMessage));
+            checkEqual(
+              messages.map((change) => change.id),
+              expected,
+              "the change numbers of the burst over a WebSocket",
+            );
+            await checkHeld(client, [...socketBacklog, ...messages], "the list a WebSocket subscriber holds");
+          }
+          await checkQuiet(reader, "after the burst");
+        } finally {
+          reader.close();
+          socket?.close();
         }
       },
     },

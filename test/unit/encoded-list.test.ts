@@ -182,3 +182,38 @@ test("remembers the last 10,000 deletions: a cursor older than one it forgot is 
     Array.from({ length: 50 }, (_, i) => 10_051 + i),
   );
 });
+
+test("keeps every recent change with the task as that change left it, several of one task included, and versions keep theirs", () => {
+  const list = new EncodedList("j", [task(1, "one"), task(2, "two")]);
+  list.replace(1, encodeTask({ id: 1, title: "first edit", completed: false }));
+  const early = list.read();
+  list.replace(1, encodeTask({ id: 1, title: "second edit", completed: true }));
+  list.remove(2);
+  push(list, task(3, "three"));
+  const changes = list.read().changesAfter(2) ?? [];
+  expect(changes.map((change) => [change.change, change.event, change.id, decoder.decode(change.json)])).toEqual([
+    [3, "update", 1, '{"id":1,"title":"first edit","completed":false}'],
+    [4, "update", 1, '{"id":1,"title":"second edit","completed":true}'],
+    [5, "delete", 2, '{"id":2}'],
+    [6, "task", 3, '{"id":3,"title":"three","completed":false}'],
+  ]);
+  expect(list.read().bytesChangedAfter(4)).toBe(changes.slice(2).reduce((sum, c) => sum + c.json.byteLength, 0));
+  expect(early.changesAfter(2)?.map((change) => change.change)).toEqual([3]);
+  expect(list.read().changesAfter(7)).toBeUndefined();
+});
+
+test("forgets the oldest changes past 20,000 of them or 2 MiB of bytes: a cursor before them finds none, not a gap", () => {
+  const list = new EncodedList("k", [task(1, "one")]);
+  for (let i = 0; i < 20_500; i++) list.replace(1, encodeTask({ id: 1, title: `edit ${i}`, completed: false }));
+  const version = list.read();
+  expect(version.changesAfter(1)).toBeUndefined();
+  expect(version.bytesChangedAfter(1)).toBe(Number.POSITIVE_INFINITY);
+  const kept = version.changesAfter(version.change - 20_000) ?? [];
+  expect(kept.length).toBe(20_000);
+  expect(kept.every((change, i) => change.change === version.change - 20_000 + 1 + i)).toBe(true);
+  const big = new EncodedList("m", [task(1, "one")]);
+  for (let i = 0; i < 40; i++) big.replace(1, encodeTask({ id: 1, title: `${i}`.padEnd(100_000, "x"), completed: false }));
+  const bigVersion = big.read();
+  expect(bigVersion.changesAfter(bigVersion.change - 20)?.length).toBe(20);
+  expect(bigVersion.changesAfter(bigVersion.change - 30)).toBeUndefined();
+});

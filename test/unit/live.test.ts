@@ -88,6 +88,63 @@ describe("a subscriber of the list's events", () => {
     await back.cancel();
   });
 
+  test("that stops reading is cut off once more than a MiB of changes waits for it, when they are edits of one task", async () => {
+    const app = appFrom({ LOG_LEVEL: "off" });
+    const reader = await subscribe(app, "?after=2");
+    // Each edit carries the whole title: five of them are more than a MiB for the subscriber.
+    for (let i = 0; i < 6; i++) {
+      const res = await app.request("/tasks/1", {
+        method: "PATCH",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title: `${i}${BIG}` }),
+      });
+      expect(res.status).toBe(200);
+    }
+    // A subscriber still connected gets this one as well: the end of what it is sent either way.
+    expect((await postJson(app, "/tasks", { title: "After the edits", completed: false })).status).toBe(200);
+    let received = "";
+    let ended: unknown;
+    while (!received.includes("After the edits")) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += decoder.decode(value);
+      } catch (error) {
+        ended = error;
+        break;
+      }
+    }
+    expect(ended).toBeInstanceOf(Error);
+    const ids = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 3 + i));
+    const back = await subscribe(app, `?after=${ids.at(-1) ?? 2}`);
+    const rest = await readUntil(back, "After the edits");
+    const restIds = [...rest.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    // Resumed, it gets the task as it now is once, then the new task: nothing is missed.
+    expect(restIds.at(-1)).toBe(9);
+    expect(rest).toContain(`"title":"5${BIG.slice(0, 16)}`);
+    await back.cancel();
+  });
+
+  test("catching up from 0 gets the backlog in writes of many events, not one write per event", async () => {
+    const app = appFrom({ LOG_LEVEL: "off" });
+    for (let i = 0; i < 2000; i++) await postJson(app, "/tasks", { title: `Backlog ${i}`, completed: i % 2 === 0 });
+    const reader = await subscribe(app, "?after=0");
+    let received = "";
+    let writes = 0;
+    while (!received.includes("id: 2002\n")) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error("The stream ended before the backlog did");
+      received += decoder.decode(value);
+      writes += 1;
+    }
+    const ids = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids).toEqual(Array.from({ length: 2002 }, (_, i) => i + 1));
+    // About 100 KiB of events: two writes of 64 KiB, and the opening comment.
+    expect(writes).toBeLessThan(10);
+    await reader.cancel();
+  });
+
   test("that leaves gives back its slot and leaves nothing behind, however many come and go", async () => {
     const app = appFrom({ LOG_LEVEL: "off", MAX_SUBSCRIBERS: "2000" });
     const gc = (globalThis as { gc?: () => void }).gc;
