@@ -114,6 +114,7 @@ export function journalBytesAfter(view: JournalView, change: number): number {
   if (change < view.base) return Number.POSITIVE_INFINITY;
   if (view.end === view.start) return 0;
   const at = entryAfter(view, change);
-  const before = at === view.start ? (view.totals[at] ?? 0) - (view.entries[at]?.json.byteLength ?? 0) : (view.totals[at - 1] ?? 0);
+  const before =
+    at === view.start ? (view.totals[at] ?? 0) - (view.entries[at]?.json.byteLength ?? 0) : (view.totals[at - 1] ?? 0);
   return (view.totals[view.end - 1] ?? 0) - before;
 }

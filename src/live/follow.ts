@@ -1,6 +1,6 @@
 // Following the list from a change number: one event per task changed after it, in change order,
 // then every later change once, as fast as the subscriber takes them. SSE and WebSocket share it.
-import type { ListEvent } from "../list/encoded-list.ts";
+import type { ListEvent, ListVersion } from "../list/encoded-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
 import type { TaskStore } from "../store/store.ts";
 
@@ -84,7 +84,7 @@ export async function follow(store: TaskStore, cursor: number, sink: Sink, signa
           sink.cutOff();
           return;
         }
-        await drainedOrChanged(store, sink, list.change, signal);
+        await drainedOrBehind(store, sink, list, Math.max(cursor, backlogEnd), signal);
       } else if (done) {
         await store.nextChange(list.change, signal);
       }
@@ -136,13 +136,23 @@ function otherTurns(): Promise<void> {
   return new Promise((done) => setTimeout(done, 0));
 }
 
-/** Waits for a full subscriber to read, or for more changes, which may make it one to cut off. */
-async function drainedOrChanged(store: TaskStore, sink: Sink, change: number, signal: AbortSignal): Promise<void> {
+/**
+ * Waits for a full subscriber to read, or for enough changes to make it one to cut off: it is not
+ * woken by each change on the way, so a write costs the same however many subscribers stopped.
+ */
+async function drainedOrBehind(
+  store: TaskStore,
+  sink: Sink,
+  list: ListVersion,
+  from: number,
+  signal: AbortSignal,
+): Promise<void> {
   const either = new AbortController();
   const stop = () => either.abort();
   signal.addEventListener("abort", stop, { once: true });
+  const behind = (now: ListVersion) => now.bytesChangedAfter(from) > FOLLOWER_CUT_OFF_BYTES;
   try {
-    await Promise.race([sink.drained(either.signal), store.nextChange(change, either.signal)]);
+    await Promise.race([sink.drained(either.signal), store.nextChange(list.change, either.signal, behind)]);
   } finally {
     either.abort();
     signal.removeEventListener("abort", stop);

@@ -1,6 +1,13 @@
 // How a reader waits for the list to change: woken by the append in this process, or, where one
 // request may not wake another (Workers), by looking again on a timer of its own.
 
+import type { EncodedList, ListVersion } from "../list/encoded-list.ts";
+
+/** Whether `list` changed after change `change`, and, with `worth`, whether `worth` holds of it now. */
+export function changedWorth(list: EncodedList, change: number, worth?: (list: ListVersion) => boolean): boolean {
+  return list.change > change && (worth === undefined || worth(list.read()));
+}
+
 /** Readers of one list waiting for it to change. */
 export class ChangeSignal {
   readonly #waiters = new Set<() => void>();

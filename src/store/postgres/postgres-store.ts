@@ -99,8 +99,13 @@ export class PostgresStore implements seam.TaskStore {
     return this.#run((sql) => this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after)));
   }
 
-  nextChange(change: number, signal: AbortSignal): Promise<void> {
-    if (this.#changes !== undefined) return this.#changes.wait(() => this.#mirror.current.change > change, signal);
+  nextChange(change: number, signal: AbortSignal, worth?: (list: ListVersion) => boolean): Promise<void> {
+    if (this.#changes !== undefined) {
+      return this.#changes.wait(() => {
+        const list = this.#mirror.current;
+        return list.change > change && (worth === undefined || worth(list));
+      }, signal);
+    }
     const { pollMs } = this.#watch as { pollMs: number };
     // Each reader asks again on its own timer: on Workers one request may not wake another.
     return new Promise((done) => {

@@ -4,7 +4,7 @@ import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
 import { type NewTask, taskJson } from "../../list/task.ts";
-import { ChangeSignal } from "../change-signal.ts";
+import { ChangeSignal, changedWorth } from "../change-signal.ts";
 import type * as seam from "../store.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { SqliteList } from "./sqlite-list.ts";
@@ -121,8 +121,8 @@ export class SqliteFileStore implements seam.TaskStore {
     return result;
   }
 
-  nextChange(change: number, signal: AbortSignal): Promise<void> {
-    return this.#changes.wait(() => this.#list.change > change, signal);
+  nextChange(change: number, signal: AbortSignal, worth?: (list: ListVersion) => boolean): Promise<void> {
+    return this.#changes.wait(() => changedWorth(this.#encoded, change, worth), signal);
   }
 
   /** Throws, rolling the transaction back, when the path no longer holds the files opened. */
