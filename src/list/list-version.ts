@@ -162,7 +162,7 @@ export class Snapshot implements ListVersion {
     if (query.completed === undefined && query.limit === undefined)
       return { body: this.after(query.after), next: undefined };
     const { parts, byteLength, next } = pageParts(this.#chunks, this.#find(query.after), query);
-    // A large page of scattered tasks would be many small parts; one of whole runs is left as views.
+    // A large page of scattered tasks would be a part per run: short runs are copied into blocks, long ones stay views.
     return { body: jsonBytes(byteLength > CONTIGUOUS_BYTES ? packed(parts) : parts, byteLength), next };
   }
 
