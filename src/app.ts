@@ -134,7 +134,7 @@ function corsFor(config: AppConfig, allowMethods: string[]): MiddlewareHandler |
     origin: config.corsOrigins === "*" ? "*" : [...config.corsOrigins],
     allowMethods,
     // Preflights allow the headers they ask for, Authorization and Idempotency-Key among them.
-    exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate", "Idempotent-Replayed"],
+    exposeHeaders: ["ETag", "X-Request-Id", "WWW-Authenticate", "Idempotent-Replayed", "Link"],
     maxAge: 86_400,
   });
 }

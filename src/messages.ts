@@ -56,6 +56,14 @@ export function badCursor(name: "after" | "Last-Event-ID"): string {
   return `${name} must be a whole number of at most 15 digits: the id of the last task you have`;
 }
 
+/** The 400 for a `completed` query parameter other than one `true` or `false`. */
+export const BAD_COMPLETED = "completed must be true or false, given once: leave it out for tasks in both states";
+
+/** The 400 for a `limit` query parameter other than one whole number from 1 to `max`. */
+export function badLimit(max: number): string {
+  return `limit must be a whole number from 1 to ${max} without leading zeros, given once: leave it out for every task`;
+}
+
 /** The 503 for a subscriber that comes while the server is stopping; the response carries Retry-After. */
 export const STOPPING = "The server is stopping: connect again in a moment";
 

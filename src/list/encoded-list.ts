@@ -8,7 +8,8 @@ import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
 import { type Task, taskJson } from "./task.ts";
 import { CHUNK_BYTES, Chunk, type ChunkView, changedChunk, FIRST_CHUNK_BYTES, indexAfter } from "./task-chunks.ts";
 
-export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListVersion, TaskRead } from "./list-version.ts";
+export type { PageQuery } from "./list-page.ts";
+export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
 
 const encoder = new TextEncoder();
 /** A task's JSON starts with these bytes, then its id's digits. */

@@ -2,6 +2,7 @@
 // after an id, one task with its own version, and the changes after a change number.
 import { entryAfter, type LogView } from "./change-log.ts";
 import type { ListUsage } from "./limits.ts";
+import { type PageQuery, packed, pageParts } from "./list-page.ts";
 import { type JournalView, journalAfter, journalBytesAfter } from "./recent-changes.ts";
 import { type ChunkView, indexAfter, taskAt, withoutComma } from "./task-chunks.ts";
 
@@ -35,6 +36,12 @@ export interface JsonBytes {
 export interface EncodedTask {
   readonly id: number;
   readonly json: Uint8Array<ArrayBuffer>;
+}
+
+/** A page of the list: its JSON array, and the id of its last task when more tasks past it fit the query. */
+export interface ListPage {
+  readonly body: JsonBytes;
+  readonly next: number | undefined;
 }
 
 /** One task read from a version: its JSON and its own version (a strong ETag's value), or why there is none. */
@@ -73,6 +80,8 @@ export interface ListVersion {
   body(): JsonBytes;
   /** The tasks after id `id`, in id order, as a JSON array: `[]` when there are none. */
   after(id: number): JsonBytes;
+  /** The tasks after `query.after` that fit its filter, at most its limit, in id order, as a JSON array. */
+  page(query: PageQuery): ListPage;
   /** The tasks after id `id`, in id order, each as its own JSON. */
   tasksAfter(id: number): Iterable<EncodedTask>;
   /** Bytes of the JSON of the tasks after id `id`, the commas between them included. */
@@ -156,6 +165,14 @@ export class Snapshot implements ListVersion {
     if (chunk === 0 && index === 0) return this.body();
     if (chunk === this.#chunks.length) return jsonBytes([EMPTY], EMPTY.byteLength);
     return jsonBytes(this.#partsFrom(chunk, index), this.bytesAfter(id) + 2);
+  }
+
+  page(query: PageQuery): ListPage {
+    if (query.completed === undefined && query.limit === undefined)
+      return { body: this.after(query.after), next: undefined };
+    const { parts, byteLength, next } = pageParts(this.#chunks, this.#find(query.after), query);
+    // A large page of scattered tasks would be a part per run: short runs are copied into blocks, long ones stay views.
+    return { body: jsonBytes(byteLength > CONTIGUOUS_BYTES ? packed(parts) : parts, byteLength), next };
   }
 
   *tasksAfter(id: number): Iterable<EncodedTask> {

@@ -3,6 +3,8 @@
 
 const encoder = new TextEncoder();
 const COMMA = 0x2c;
+/** The third byte from the end of a task's JSON: `u` of `true}`, else `s` of `false}`. */
+const TRUE_U = 0x75;
 const EMPTY = new Uint8Array(0);
 /** The first chunk is small so that a short list takes little memory; each next one doubles, up to {@link CHUNK_BYTES}. */
 export const FIRST_CHUNK_BYTES = 4 * 1024;
@@ -27,6 +29,8 @@ export interface ChunkView {
   readonly changed: Float64Array;
   /** Where each task's JSON starts in `bytes`, after its comma. */
   readonly starts: Float64Array;
+  /** 1 for each task whose `completed` is true, else 0: a filter reads this, never the JSON. */
+  readonly completed: Uint8Array;
 }
 
 /** One task of a chunk: where it is and what the list knows of it. */
@@ -70,6 +74,7 @@ export class Chunk {
   #created: Float64Array;
   #changed: Float64Array;
   #starts: Float64Array;
+  #completed: Uint8Array;
   #view: ChunkView | undefined;
 
   /** An empty chunk of `capacity` bytes, with room for `slots` tasks before its arrays grow. */
@@ -81,6 +86,7 @@ export class Chunk {
     this.#created = new Float64Array(slots);
     this.#changed = new Float64Array(slots);
     this.#starts = new Float64Array(slots);
+    this.#completed = new Uint8Array(slots);
   }
 
   get count(): number {
@@ -100,6 +106,7 @@ export class Chunk {
       created: this.#created,
       changed: this.#changed,
       starts: this.#starts,
+      completed: this.#completed,
     };
     return this.#view;
   }
@@ -168,7 +175,7 @@ export class Chunk {
     chunk.#bytes.set(view.bytes.subarray(to), from + added);
     chunk.#used = view.bytes.byteLength + shift;
     chunk.#count = count;
-    const copy = (into: Float64Array, array: Float64Array) => {
+    const copy = (into: Float64Array | Uint8Array, array: Float64Array | Uint8Array) => {
       into.set(array.subarray(0, index + kept));
       into.set(array.subarray(index + 1, view.count), index + kept);
     };
@@ -176,7 +183,11 @@ export class Chunk {
     copy(chunk.#created, view.created);
     copy(chunk.#changed, view.changed);
     copy(chunk.#starts, view.starts);
-    if (json !== undefined) chunk.#changed[index] = change;
+    copy(chunk.#completed, view.completed);
+    if (json !== undefined) {
+      chunk.#changed[index] = change;
+      chunk.#completed[index] = completedOf(json, json.byteLength);
+    }
     for (let at = index + kept; at < count; at++) chunk.#starts[at] = (chunk.#starts[at] ?? 0) + shift;
     return chunk;
   }
@@ -187,11 +198,13 @@ export class Chunk {
       this.#created = grown(this.#created);
       this.#changed = grown(this.#changed);
       this.#starts = grown(this.#starts);
+      this.#completed = grown(this.#completed);
     }
     this.#ids[this.#count] = id;
     this.#created[this.#count] = created;
     this.#changed[this.#count] = changed;
     this.#starts[this.#count] = this.#used + 1;
+    this.#completed[this.#count] = completedOf(this.#bytes, this.#used + 1 + length);
     this.#count += 1;
     this.#used += length + 1;
     this.#view = undefined;
@@ -212,10 +225,21 @@ export function changedChunk(
   return Chunk.changed(view, index, json, change, room);
 }
 
-function grown(array: Float64Array): Float64Array {
-  const next = new Float64Array(array.length * 2);
+function grown(array: Float64Array): Float64Array;
+function grown(array: Uint8Array): Uint8Array;
+function grown(array: Float64Array | Uint8Array): Float64Array | Uint8Array {
+  const next = array instanceof Uint8Array ? new Uint8Array(array.length * 2) : new Float64Array(array.length * 2);
   next.set(array);
   return next;
+}
+
+/**
+ * 1 when the task whose JSON ends at `end` in `bytes` is completed, else 0. Every task's JSON ends
+ * with `"completed":true}` or `"completed":false}` (`taskJson` and its SQL forms write it last),
+ * so one byte tells, without parsing the task.
+ */
+function completedOf(bytes: Uint8Array, end: number): number {
+  return bytes[end - 3] === TRUE_U ? 1 : 0;
 }
 
 /** The first chunk's bytes without their leading comma. */

@@ -1,5 +1,5 @@
-// The list: GET (and HEAD) reads it, whole or after a cursor, and POST appends a task, at /tasks
-// and at /index.php, which serves the same list.
+// The list: GET (and HEAD) reads it, whole or after a cursor, filtered and in pages, and POST
+// appends a task, at /tasks and at /index.php, which serves the same list.
 import type { Context } from "hono";
 import { type AppConfig, listLimits } from "../config.ts";
 import { apiError } from "../errors.ts";
@@ -9,13 +9,14 @@ import { toNewTask } from "../http/new-task.ts";
 import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse } from "../http/request-context.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
-import type { ListVersion } from "../list/encoded-list.ts";
+import type { ListVersion, PageQuery } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
-import { parseCursor } from "../live/cursor.ts";
 import {
+  BAD_COMPLETED,
   BAD_IDEMPOTENCY_KEY,
   badCursor,
+  badLimit,
   bodyStalled,
   bodyTooLarge,
   fullOfBytes,
@@ -26,6 +27,7 @@ import {
   NOT_JSON_TYPE,
 } from "../messages.ts";
 import { errorResponse, header, json, parameter, response, schema } from "../pages/openapi-parts.ts";
+import { listQuery, MAX_LIMIT, nextLink } from "./list-query.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 /** The two paths that serve the same list. */
@@ -37,11 +39,17 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
   const checkLimits = limitCheck(config, logSink);
   const writeGuarded = config.writeTokens.length > 0;
 
-  // `?after=N` asks for the tasks after id N only: the list's ETag still says whether anything changed.
-  const listResponse = (c: Context<AppEnv>, list: ListVersion, after: number | undefined): Response => {
+  // A query asks for part of the list only: the list's ETag still says whether anything changed.
+  const listResponse = (c: Context<AppEnv>, list: ListVersion, query: PageQuery): Response => {
     checkLimits(list.usage);
-    const body = after === undefined ? () => list.body() : () => list.after(after);
-    return conditionalResponse(c, list.version, body, { "Cache-Control": "no-cache" });
+    const headers: Record<string, string> = { "Cache-Control": "no-cache" };
+    // The page is made, and its Link found, only for a 200: a 304 carries neither.
+    const body = () => {
+      const page = list.page(query);
+      if (page.next !== undefined) headers.Link = nextLink(c.req.path, query, page.next);
+      return page.body;
+    };
+    return conditionalResponse(c, list.version, body, headers);
   };
 
   return [
@@ -55,11 +63,11 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
           operation: LIST_TASKS,
           head: { operationId: "headTasks", summary: "What GET returns, without the body" },
           handler: (c) => {
-            const after = parseCursor(c.req.query("after"), "after");
+            const query = listQuery(c);
             const list = store.read();
             return list instanceof Promise
-              ? list.then((read) => listResponse(c, read, after))
-              : listResponse(c, list, after);
+              ? list.then((read) => listResponse(c, read, query))
+              : listResponse(c, list, query);
           },
         },
         POST: {
@@ -95,16 +103,57 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
 
 const LIST_TASKS = {
   operationId: "listTasks",
-  summary: "Read the whole list in insertion order, or with `after` only the tasks after an id",
-  parameters: [parameter("IfNoneMatch"), parameter("After")],
+  summary: "Read the whole list in insertion order, or part of it: the tasks after an id, in one state, in pages",
+  description:
+    "The parameters combine: the tasks after `after` whose completed is `completed`, at most `limit` of them. The ETag is the whole list's, whatever part is read.",
+  parameters: [
+    parameter("IfNoneMatch"),
+    parameter("After"),
+    {
+      name: "completed",
+      in: "query",
+      required: false,
+      description: "Only the tasks in this state. Anything but one `true` or `false` gets 400",
+      schema: { type: "boolean" },
+    },
+    {
+      name: "limit",
+      in: "query",
+      required: false,
+      description: `At most this many tasks; while more remain, Link names the next page. Anything but one whole number from 1 to ${MAX_LIMIT}, without leading zeros, gets 400`,
+      schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT },
+    },
+  ],
   responses: {
     "200": {
-      description: "The list",
-      headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
+      description: "The list, or the part of it the query asks for",
+      headers: {
+        ETag: header("ETag"),
+        "Cache-Control": header("CacheControl"),
+        Link: {
+          description:
+            "Only when `limit` cut the page and more tasks fit the query: the next page, the same parameters with `after` set to this page's last id, on the path this request used",
+          required: false,
+          schema: { type: "string", pattern: '^<[^>]*\\?after=[0-9]+&limit=[0-9]+[^>]*>; rel="next"$' },
+          example: '</tasks?after=2&limit=2&completed=false>; rel="next"',
+        },
+      },
       content: json({ type: "array", items: schema("Task") }, INITIAL_TASKS),
     },
     "304": response("NotModified"),
-    "400": errorResponse("`after` is not a whole number of at most 15 digits", badCursor("after")),
+    "400": {
+      description: `\`after\` is not a whole number of at most 15 digits, \`completed\` not one \`true\` or \`false\`, or \`limit\` not one whole number from 1 to ${MAX_LIMIT}`,
+      content: {
+        "application/json": {
+          schema: schema("Error"),
+          examples: {
+            after: { value: { message: badCursor("after") } },
+            completed: { value: { message: BAD_COMPLETED } },
+            limit: { value: { message: badLimit(MAX_LIMIT) } },
+          },
+        },
+      },
+    },
     "503": response("StoreUnavailable"),
   },
 };

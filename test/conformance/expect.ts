@@ -80,7 +80,7 @@ export function checkErrorBody(reply: Reply, rule: ErrorRule = {}): void {
   check(!/[.!?]\s+\S/.test(message), `the error message must be one sentence, got ${JSON.stringify(message)}`);
   check(!message.endsWith("."), `the error message must not end with a period, got ${JSON.stringify(message)}`);
   check(
-    /^(?:\p{Lu}|title\b|completed\b|after\b)/u.test(message),
+    /^(?:\p{Lu}|title\b|completed\b|after\b|limit\b)/u.test(message),
     `the error message must be in sentence case, got ${JSON.stringify(message)}`,
   );
 }

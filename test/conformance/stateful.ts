@@ -320,7 +320,8 @@ function conditionalCases(): StatefulCase[] {
   );
 }
 
-async function checkHeadMatchesGet(client: Client, path: string): Promise<void> {
+/** Checks that HEAD of `path` answers what GET answers, headers included, without a body. */
+export async function checkHeadMatchesGet(client: Client, path: string): Promise<void> {
   const first = await client.send({ method: "GET", path });
   const head = await client.send({ method: "HEAD", path });
   const second = await client.send({ method: "GET", path });

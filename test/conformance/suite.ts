@@ -2,6 +2,7 @@ import { accessCases } from "./access.ts";
 import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
 import { runTableCase, type TableCase } from "./expect.ts";
+import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
@@ -40,6 +41,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...statefulCases(),
     ...liveCases(options),
     ...idempotencyCases(options),
+    ...filterCases(),
     ...corsCases(options.corsOrigins),
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
     // Last: they edit and delete tasks, which the cases above do not expect of the list.
@@ -62,6 +64,7 @@ export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] 
     ...statefulCases(),
     ...liveCases(options),
     ...idempotencyCases(options),
+    ...filterCases(),
     ...taskChangeCases(),
     ...taskEventCases(options.sockets === true),
   ];

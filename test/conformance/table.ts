@@ -60,8 +60,8 @@ function readCases(): TableCase[] {
       body: "list",
     },
     {
-      name: `GET ${path} ignores a query string`,
-      request: { method: "GET", path: `${path}?page=2&limit=1&id=1` },
+      name: `GET ${path} ignores a query string other than after, completed and limit`,
+      request: { method: "GET", path: `${path}?page=2&offset=1&id=1&Limit=1&done=true` },
       status: 200,
       headers: LIST_HEADERS,
       body: "list",

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
 import type { TaskStore } from "../../src/store/store.ts";
+import { checkPages } from "./list-pages.ts";
 
 const decoder = new TextDecoder();
 const LIMITS = { maxTasks: 40, maxBytes: 4096, maxKeys: 100 };
@@ -81,9 +82,10 @@ function heldList(held: Held): string {
 
 /**
  * Writes `steps` through `writer` and checks, at each resume and at the end, that a subscriber
- * applying the events `reader` serves holds exactly the list. A `reader` other than `writer`
- * stands for another process or isolate: it reads only when a subscriber comes back, so its copy
- * catches up on many changes at once, and must hold the list the writer holds.
+ * applying the events `reader` serves holds exactly the list, and at the end that each page of it
+ * (filtered, limited) is the list's. A `reader` other than `writer` stands for another process or
+ * isolate: it reads only when a subscriber comes back, so its copy catches up on many changes at
+ * once, and must hold the list the writer holds.
  */
 export async function run(writer: TaskStore, steps: readonly Step[], reader: TaskStore = writer): Promise<void> {
   // Every state a subscriber was once in: it may come back from any of them, or from a cursor past the end.
@@ -123,5 +125,6 @@ export async function run(writer: TaskStore, steps: readonly Step[], reader: Tas
   }
   const list = await reader.read();
   if (reader !== writer) expect(list.version).toBe((await writer.read()).version);
+  checkPages(list);
   for (const held of seen) expect(heldList(caughtUp(list, held))).toBe(wholeList(list));
 }
