@@ -212,7 +212,8 @@ test("forgets the oldest changes past 20,000 of them or 2 MiB of bytes: a cursor
   expect(kept.length).toBe(20_000);
   expect(kept.every((change, i) => change.change === version.change - 20_000 + 1 + i)).toBe(true);
   const big = new EncodedList("m", [task(1, "one")]);
-  for (let i = 0; i < 40; i++) big.replace(1, encodeTask({ id: 1, title: `${i}`.padEnd(100_000, "x"), completed: false }));
+  for (let i = 0; i < 40; i++)
+    big.replace(1, encodeTask({ id: 1, title: `${i}`.padEnd(100_000, "x"), completed: false }));
   const bigVersion = big.read();
   expect(bigVersion.changesAfter(bigVersion.change - 20)?.length).toBe(20);
   expect(bigVersion.changesAfter(bigVersion.change - 30)).toBeUndefined();
