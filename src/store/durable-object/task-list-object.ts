@@ -46,6 +46,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   readonly #list: SqliteList;
   /** Callers waiting in {@link nextChange}, by the key each gave; an append wakes them all. */
   readonly #waiting = new Map<string, (changed: boolean) => void>();
+  /** Sockets whose catch-up goes on in a later turn: a change does not start a second one. */
+  readonly #catchingUp = new Set<WebSocket>();
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -106,7 +108,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
       if (follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
         ws.send(event);
         ws.serializeAttachment({ ...follower, cursor: change } satisfies Follower);
-      } else {
+      } else if (!this.#catchingUp.has(ws)) {
         this.#feed(ws);
       }
     }
@@ -163,18 +165,21 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   /**
-   * Sends `ws` the events after its cursor while it takes them (a reset and the whole list when
-   * the cursor cannot be brought up to date); a socket that holds too much is looked at again
-   * shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new changes wait.
+   * Sends `ws` the events after its cursor, about 64 KiB of them a turn while it takes them (a reset
+   * and the whole list when the cursor cannot be brought up to date); a socket that holds too much
+   * is looked at again shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new
+   * changes wait.
    */
   #feed(ws: WebSocket): void {
+    this.#catchingUp.delete(ws);
     if (ws.readyState !== WebSocket.OPEN) return;
-    let follower = ws.deserializeAttachment() as Follower;
-    while (follower.cursor !== this.#list.change) {
+    const follower = ws.deserializeAttachment() as Follower;
+    if (follower.cursor !== this.#list.change) {
       if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
         if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
           ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
         } else {
+          this.#catchingUp.add(ws);
           setTimeout(() => this.#feed(ws), rules.DRAIN_POLL_MS);
         }
         return;
@@ -182,8 +187,12 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
       const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES);
       if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
       for (const event of changeEvents(changes)) ws.send(eventText(event));
-      follower = { ...follower, cursor: changes.through };
-      ws.serializeAttachment(follower);
+      ws.serializeAttachment({ ...follower, cursor: changes.through } satisfies Follower);
+      // The rest in later turns, so that the object answers other requests between two batches.
+      if (changes.through !== this.#list.change) {
+        this.#catchingUp.add(ws);
+        setTimeout(() => this.#feed(ws), 0);
+      }
     }
   }
 }
