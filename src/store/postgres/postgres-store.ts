@@ -184,9 +184,8 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   /**
-   * Starts the list on a new history, as after a restore from a dump (restore-sql.ts), and returns
-   * what to tell the operator. A list made by an older version gains the function first; a schema
-   * that holds no list is refused, rather than given a new one.
+   * Starts the list on a new history after a restore from a dump (restore-sql.ts), and returns what to
+   * tell the operator. A list of an older version gains the function first; a schema without one is refused.
    */
   restored(): Promise<string> {
     return this.#run(async (sql) => {
@@ -195,8 +194,7 @@ export class PostgresStore implements seam.TaskStore {
         throw new Error(`DATABASE_SCHEMA ${this.#schema} holds no task list: restore the dump of its tables first`);
       }
       const [row] = await sql.unsafe(this.#sql.restored);
-      if (row === undefined) throw new MissingList("The list's row is missing");
-      return String(row.said);
+      return String(row?.said);
     });
   }
 
