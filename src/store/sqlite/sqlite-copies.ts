@@ -16,15 +16,15 @@ export function isCopy(db: SqliteConnection): boolean {
 }
 
 /**
- * Starts the list in `db` on a new history at `now` and returns its new instance: each task is
+ * Starts the list in `db` on a new history and returns its new instance: each task is
  * made again by a change past any the list gave (in id order), the deletions are forgotten, and
  * with them every cursor from before. Its ids and Idempotency-Keys stay. Updates `counters`; runs
  * in the opening transaction, which must then write the list's byte count again (the tasks' rows
  * were touched).
  */
-export function startNewHistory(db: SqliteConnection, counters: ChangeCounters, now = Date.now()): string {
+export function startNewHistory(db: SqliteConnection, counters: ChangeCounters): string {
   const instance = newInstance();
-  const start = historyStart(counters.change, now);
+  const start = historyStart(counters.change, Date.now());
   db.query("UPDATE tasks SET created = ? + id, changed = ? + id", start, start);
   db.query("DELETE FROM deletions");
   counters.change = start + counters.highestId;
