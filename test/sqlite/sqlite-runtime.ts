@@ -10,6 +10,7 @@ import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { createTask, describeDurableServer, postTask, readList } from "./durable-server.ts";
 import { describeFileGone } from "./file-gone.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
+import { describeRestoredCopy } from "./restored-copy.ts";
 
 /** The runtimes that keep the list in a SQLite file. */
 type SqliteRuntime = "node" | "bun" | "deno";
@@ -50,6 +51,7 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
 
   describeKillMidLoad(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "killed.db")));
   describeFileGone(runtime, dir);
+  describeRestoredCopy(runtime, dir);
 
   describeAlongside(`${runtime} server on a list made before MAX_LIST_BYTES existed`, () => {
     test(`a ${runtime} server on a list made before MAX_LIST_BYTES existed, and past it, serves every task, returns 507, and logs a warning once`, async () => {

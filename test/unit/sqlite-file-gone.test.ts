@@ -85,7 +85,7 @@ describe("a SQLite server whose file is taken away while it runs", () => {
     expect(storeLines()).toEqual([
       expect.objectContaining({
         level: "error",
-        message: `SQLITE_PATH ${JSON.stringify(path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there`,
+        message: `SQLITE_PATH ${JSON.stringify(path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there (a copy is put back with npm run restore, with the server stopped)`,
       }),
     ]);
   });

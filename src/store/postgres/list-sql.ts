@@ -4,6 +4,7 @@ import { INITIAL_TASKS } from "../../list/task.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import { changeUpgrades, editStatements, ROW_JSON } from "./edit-sql.ts";
+import { restoredFunction } from "./restore-sql.ts";
 
 /** The key of the advisory lock that serialises creating lists: "tasklist" in ASCII. */
 const SCHEMA_LOCK = "8386661138405353844";
@@ -17,6 +18,8 @@ export interface Statements {
   readonly state: string;
   readonly update: string;
   readonly remove: string;
+  /** Starts the list on a new history, after a restore (restore-sql.ts); its row's `said` is what to tell the operator. */
+  readonly restored: string;
 }
 
 /** A task's JSON as the list shows it, built from a row of the tasks table. */
@@ -92,6 +95,12 @@ BEGIN
   ) THEN
     ${appendKeyedFunction(s)}
   END IF;
+  IF NOT EXISTS (
+    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = '${schema}' AND p.proname = 'restored'
+  ) THEN
+    ${restoredFunction(s, schema)}
+  END IF;
 END
 $init$`,
     // One statement, so the counters are of the same moment as the tasks. A reader whose change
@@ -138,6 +147,7 @@ FROM state, bound`,
 SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added, told`,
     appendKeyed: `SELECT * FROM ${s}.${APPEND_KEYED}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list WHERE singleton`,
+    restored: `SELECT ${s}.restored() AS said`,
     ...editStatements(s),
   };
 }

@@ -8,6 +8,7 @@ import { type ListUsage, limitReached } from "../../list/limits.ts";
 import { type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../mirror.ts";
+import { newInstance } from "../new-history.ts";
 import type * as seam from "../store.ts";
 import { changesOf, type Statements, statements } from "./list-sql.ts";
 
@@ -187,6 +188,21 @@ export class PostgresStore implements seam.TaskStore {
     });
   }
 
+  /**
+   * Starts the list on a new history after a restore from a dump (restore-sql.ts), and returns what to
+   * tell the operator. A list of an older version gains the function first; a schema without one is refused.
+   */
+  restored(): Promise<string> {
+    return this.#run(async (sql) => {
+      const [found] = await sql.unsafe("SELECT to_regclass($1) IS NOT NULL AS held", [`"${this.#schema}".list`]);
+      if (found?.held !== true) {
+        throw new Error(`DATABASE_SCHEMA ${this.#schema} holds no task list: restore the dump of its tables first`);
+      }
+      const [row] = await sql.unsafe(this.#sql.restored);
+      return String(row?.said);
+    });
+  }
+
   /** What changed after change `after` of list `instance` (see `ChangesSince`). */
   async #changesSince(sql: Sql, instance: string | undefined, after: number): Promise<ListChanges> {
     const parameters = [instance ?? "", after, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
@@ -197,8 +213,7 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   async #initialise(sql: Sql): Promise<void> {
-    const instance = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
-    await sql.unsafe(this.#sql.initialise(instance));
+    await sql.unsafe(this.#sql.initialise(newInstance()));
   }
 
   /**

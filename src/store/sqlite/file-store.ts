@@ -5,6 +5,7 @@ import { StoreUnavailableError } from "../../errors.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
 import { type NewTask, taskJson } from "../../list/task.ts";
 import { ChangeSignal, changedWorth } from "../change-signal.ts";
+import { NEW_HISTORY } from "../new-history.ts";
 import type * as seam from "../store.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { SqliteList } from "./sqlite-list.ts";
@@ -70,6 +71,9 @@ export class SqliteFileStore implements seam.TaskStore {
     });
     this.#encoded = new EncodedList(this.#list.instance, this.#list.stored());
     this.#files = db.files();
+    if (this.#list.newHistory) {
+      log("info", `The SQLite file ${JSON.stringify(db.path)} is a copy npm run backup made: ${NEW_HISTORY}`);
+    }
   }
 
   read(): ListVersion {
@@ -129,7 +133,7 @@ export class SqliteFileStore implements seam.TaskStore {
   #checkFiles(): void {
     if (this.#files === undefined || this.#db.files() === this.#files) return;
     throw new StoreUnavailableError(
-      `SQLITE_PATH ${JSON.stringify(this.#db.path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there`,
+      `SQLITE_PATH ${JSON.stringify(this.#db.path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there (a copy is put back with npm run restore, with the server stopped)`,
     );
   }
 

@@ -22,6 +22,8 @@ const UPGRADES: readonly [table: string, column: string, sql: string][] = [
   ["list", "highest_id", "ALTER TABLE list ADD COLUMN highest_id INTEGER"],
   ["list", "forgotten", "ALTER TABLE list ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0"],
   ["idempotency_keys", "task_json", "ALTER TABLE idempotency_keys ADD COLUMN task_json TEXT"],
+  // 1 in a copy made by `npm run backup` (sqlite-copies.ts).
+  ["list", "is_copy", "ALTER TABLE list ADD COLUMN is_copy INTEGER NOT NULL DEFAULT 0"],
 ];
 /** The deletions remembered, oldest first: a subscriber resuming from before one is told of it. */
 const DELETIONS = "CREATE TABLE IF NOT EXISTS deletions (change INTEGER PRIMARY KEY, id INTEGER NOT NULL)";

@@ -6,9 +6,11 @@ import { type Limit, type ListUsage, limitReached } from "../../list/limits.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { sqliteTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
+import { newInstance } from "../new-history.ts";
 import type { IdempotencyKey, IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
 import { changesSince } from "./sqlite-changes.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
+import { isCopy, startNewHistory } from "./sqlite-copies.ts";
 import {
   type ChangeCounters,
   removeRow,
@@ -69,6 +71,8 @@ export class SqliteList {
   readonly #db: SqliteConnection;
   /** Random per list, kept in the database: ETags stay valid across restarts and differ between lists. */
   readonly instance: string;
+  /** Whether opening it started a new history: it was put back from a copy. */
+  readonly newHistory: boolean;
   #tasks: number;
   #bytes: number;
   #lastId: number;
@@ -79,18 +83,22 @@ export class SqliteList {
   /**
    * Creates the schema and the initial tasks if the database holds no list yet, and counts the
    * bytes of a list that has no count (made before json_bytes existed, or changed by hand).
-   * Throws if the database cannot be read or written.
+   * A list put back from a copy (`restored`, or a copy `npm run backup` made) starts a new history
+   * first (see sqlite-copies.ts). Throws if the database cannot be read or written.
    */
-  constructor(db: SqliteConnection) {
+  constructor(db: SqliteConnection, options: { readonly restored?: boolean } = {}) {
     this.#db = db;
     const state = db.transaction(() => {
       const list = openList(db);
       const counters = upgradeForChanges(db);
+      const newHistory = options.restored === true || isCopy(db);
+      const instance = newHistory ? startNewHistory(db, counters) : list.instance;
       // Bringing the tasks' change numbers up to date touched rows, which forgets the byte count.
       db.query("UPDATE list SET json_bytes = ?", list.bytes);
-      return { ...list, counters };
+      return { ...list, instance, newHistory, counters };
     });
     this.instance = state.instance;
+    this.newHistory = state.newHistory;
     this.#tasks = state.tasks;
     this.#bytes = state.bytes;
     this.#counters = state.counters;
@@ -236,7 +244,7 @@ function openList(db: SqliteConnection): { instance: string; tasks: number; byte
 }
 
 function createList(db: SqliteConnection): { instance: string; tasks: number; bytes: number } {
-  const instance = crypto.randomUUID().replaceAll("-", "").slice(0, 16);
+  const instance = newInstance();
   db.query("INSERT INTO list (only, instance, task_count, json_bytes) VALUES (1, ?, 0, 0)", instance);
   for (const task of INITIAL_TASKS) {
     db.query(

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { runNpmScript } from "../support/npm-script.ts";
+import { addAlice, expectNothingKeptHolds } from "../support/restore-scenario.ts";
+import { type RunningServer, startServer } from "../support/server.ts";
+import { asOperator, onPostgres } from "./servers.ts";
+
+const { url } = inject("postgres");
+/** The tables of a list: what a dump of its schema holds. */
+const TABLES = ["tasks", "list", "deletions", "idempotency_keys", "idempotency_scopes"];
+
+/** Keeps the rows of the list in `schema` aside, as a dump of it would. */
+async function dump(schema: string): Promise<void> {
+  await asOperator(url, (sql) =>
+    sql.begin(async (tx) => {
+      await tx.unsafe(`CREATE SCHEMA ${schema}_dump`);
+      for (const table of TABLES) await tx.unsafe(`CREATE TABLE ${schema}_dump.${table} AS TABLE ${schema}.${table}`);
+    }),
+  );
+}
+
+/** Puts the rows {@link dump} kept back in place of the list's, as restoring the dump would. */
+async function restoreDump(schema: string): Promise<void> {
+  await asOperator(url, (sql) =>
+    sql.begin(async (tx) => {
+      await tx.unsafe(`TRUNCATE ${TABLES.map((table) => `${schema}.${table}`).join(", ")}`);
+      for (const table of TABLES)
+        await tx.unsafe(`INSERT INTO ${schema}.${table} SELECT * FROM ${schema}_dump.${table}`);
+    }),
+  );
+}
+
+/** The two documented ways to start a list restored from a dump on a new history. */
+const WAYS = [
+  {
+    title: "SELECT <schema>.restored()",
+    schema: "restored_by_sql",
+    run: async (schema: string) => {
+      const [row] = await asOperator(url, (sql) => sql.unsafe(`SELECT ${schema}.restored() AS said`));
+      expect(row?.said).toBe(
+        `Schema ${schema} restored: the list starts a new history: ETags from before the restore no longer match, and cursors from before it get a reset`,
+      );
+    },
+  },
+  {
+    title: "npm run restore with DATABASE_URL",
+    schema: "restored_by_script",
+    run: async (schema: string) => {
+      const run = await runNpmScript("restore", [], { DATABASE_URL: url, DATABASE_SCHEMA: schema });
+      expect(run.stderr).toBe("");
+      expect([run.code, run.stdout]).toEqual([0, expect.stringContaining(`Schema ${schema} restored`)]);
+    },
+  },
+];
+
+describe("a PostgreSQL list restored from a dump, its server running", () => {
+  const servers = new Map<string, RunningServer>();
+  beforeAll(async () => {
+    await Promise.all(
+      WAYS.map(async ({ schema }) => {
+        const { env, start } = onPostgres("node", url, schema);
+        servers.set(schema, await startServer("node", env, start));
+      }),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all([...servers.values()].map((server) => server.stop()));
+  });
+
+  for (const way of WAYS) {
+    test(`once ${way.title} has run, an ETag or cursor kept from after the dump meets 200, 412 and a reset, not the task that took its id`, async () => {
+      const baseUrl = servers.get(way.schema)?.baseUrl ?? "";
+      await dump(way.schema);
+      const kept = await addAlice(baseUrl);
+      await restoreDump(way.schema);
+      await way.run(way.schema);
+      await expectNothingKeptHolds(baseUrl, kept);
+    });
+  }
+
+  test("npm run restore refuses a schema that holds no list, and makes none", async () => {
+    const run = await runNpmScript("restore", [], { DATABASE_URL: url, DATABASE_SCHEMA: "never_made" });
+    expect([run.code, run.stderr.trim()]).toEqual([
+      1,
+      "DATABASE_SCHEMA never_made holds no task list: restore the dump of its tables first",
+    ]);
+    const [made] = await asOperator(url, (sql) => sql`SELECT to_regnamespace('never_made') IS NOT NULL AS made`);
+    expect(made?.made).toBe(false);
+  });
+});
