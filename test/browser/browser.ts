@@ -69,12 +69,14 @@ export function useBrowser(): OpenPage {
   };
 }
 
-/** The list as the page shows it: each row's id, title and whether it says done. */
+/** The list as the page shows it: each row's id, title as shown and whether it says done. */
 export async function shownTasks(page: Page): Promise<ShownTask[]> {
   const rows = await page
     .getByRole("table")
     .locator("tbody tr")
-    .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "")));
+    .evaluateAll((trs) =>
+      trs.map((tr) => [".id", ".title-text", ".state"].map((cell) => tr.querySelector(cell)?.textContent ?? "")),
+    );
   return rows.map(([id = "", title = "", state = ""]) => {
     if (state !== "Done" && state !== "Not done") throw new Error(`Task ${id} shows ${JSON.stringify(state)}`);
     return { id: Number(id), title, completed: state === "Done" };

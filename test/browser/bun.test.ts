@@ -1,7 +1,9 @@
 import { describeHomePage } from "./home-page.ts";
+import { describeLongTitles } from "./long-titles.ts";
 import { describeTaskControls } from "./task-controls.ts";
 import { describeTokenFlow } from "./token-flow.ts";
 
 describeHomePage("bun");
 describeTaskControls("bun");
 describeTokenFlow("bun");
+describeLongTitles("bun");

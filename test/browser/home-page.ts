@@ -91,6 +91,28 @@ export function describeHomePage(runtime: Runtime): void {
       expect(reads).toEqual([]);
     });
 
+    test("follows the events from the list's change number, and shows a task added just as it asks for them", async () => {
+      const events = `${list()}/events`;
+      const change = changeOf((await fetch(list())).headers.get("ETag"));
+      const cursors: (string | null)[] = [];
+      let added: Response | undefined;
+      const page = await openPage(home(), {
+        before: (tab) =>
+          tab.route(`${events}*`, async (route) => {
+            cursors.push(new URL(route.request().url()).searchParams.get("after"));
+            // Another client's task lands after the page learned the change number, before its stream starts.
+            added ??= await addFromElsewhere(list(), "Added as the page subscribes");
+            await route.fallback();
+          }),
+      });
+      await expect.poll(() => added?.status, { timeout: 30_000 }).toBe(200);
+      const now = await serverTasks(list());
+      expect(now.at(-1)?.title).toBe("Added as the page subscribes");
+      await expectShown(page, now);
+      expect(change).toBeGreaterThan(0);
+      expect(cursors).toEqual([String(change)]);
+    });
+
     test("while the events cannot be had, reads the whole list again with If-None-Match, then follows them again", async () => {
       const events = `${list()}/events`;
       const page = await openPage(home(), {
@@ -182,6 +204,13 @@ export function describeHomePage(runtime: Runtime): void {
       expect(await serverTasks(list())).toEqual(full);
     });
   });
+}
+
+/** The change number a list's ETag names: its version is `<instance>-<change number>`. */
+function changeOf(etag: string | null): number {
+  const change = /^(?:W\/)?"[^"]*-(\d+)"$/.exec(etag ?? "")?.[1];
+  if (change === undefined) throw new Error(`The list's ETag ${etag} names no change number`);
+  return Number(change);
 }
 
 /** How many GETs of the list the server has logged answering 304. */

@@ -116,9 +116,11 @@ describe("the home page, for a person", () => {
 
   test("fits a phone's screen without sideways scrolling, with controls big enough to tap", async () => {
     expect((await addFromElsewhere(list(), `A title with no spaces: ${"x".repeat(200)}`)).status).toBe(200);
+    // Long enough to be shown by its start, with its "Show all" beside it.
+    expect((await addFromElsewhere(list(), `A long title: ${"and then ".repeat(60)}`)).status).toBe(200);
     const page = await openPage(home());
     await page.setViewportSize({ width: 360, height: 740 });
-    await expectShown(page, await serverTasks(list()));
+    await page.getByRole("button", { name: /^Show all of the title of task / }).waitFor();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );

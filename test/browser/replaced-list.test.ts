@@ -80,4 +80,34 @@ describe("the home page of a service whose list is replaced by another", () => {
     ]);
     await expectShown(page, other);
   });
+
+  test("shows the other list when it replaces the first between the page's read of the change number and its stream", async () => {
+    const list = `${baseUrl()}/tasks`;
+    const events = `${list}/events`;
+    let replaceBeforeEvents = false;
+    let replaced = false;
+    app = freshApp();
+    expect((await addFromElsewhere(list, "Task 3 of the first list")).status).toBe(200);
+    const page = await openPage(`${baseUrl()}/`, {
+      allowed: [/ERR_INCOMPLETE_CHUNKED_ENCODING/],
+      // The page learned the first list's change number; the second list, as far along, answers its stream.
+      before: (tab) =>
+        tab.route(`${events}*`, async (route) => {
+          if (replaceBeforeEvents) {
+            replaceBeforeEvents = false;
+            app = freshApp();
+            expect((await addFromElsewhere(list, "Task 3 of the second list")).status).toBe(200);
+            replaced = true;
+          }
+          await route.fallback();
+        }),
+    });
+    await expectShown(page, await serverTasks(list));
+    replaceBeforeEvents = true;
+    dropConnections();
+    await expect.poll(() => replaced, { timeout: 30_000 }).toBe(true);
+    const other = await serverTasks(list);
+    expect(other.map((task) => task.title).at(-1)).toBe("Task 3 of the second list");
+    await expectShown(page, other);
+  });
 });

@@ -41,13 +41,15 @@ describe.each([
     expect(html).toContain('<a id="openapi-link" href="openapi.json">');
   });
 
-  test("gives each task a done checkbox, a Rename and a Delete button named after it, writing with If-Match", async () => {
+  test("gives each task a done checkbox, a Rename and a Delete button named after its title's start, writing with If-Match", async () => {
     const html = await (await appFrom(env).request(path)).text();
     expect(html).toContain('<th scope="col">Done</th><th scope="col">Actions</th>');
-    expect(html).toContain("`Done: $" + "{task.title}`");
-    expect(html).toContain("`Rename $" + "{task.title}`");
-    expect(html).toContain("`Delete $" + "{task.title}`");
-    expect(html).toContain("`New title for $" + "{task.title}`");
+    expect(html).toContain("const short = shortTitle(row.task.title);");
+    expect(html).toContain("`Done: $" + "{short}`");
+    expect(html).toContain("`Rename $" + "{short}`");
+    expect(html).toContain("`Delete $" + "{short}`");
+    expect(html).toContain("`New title for $" + "{short}`");
+    expect(html).toContain(" of the title of task $" + "{row.task.id}`");
     expect(html).toContain('"If-Match": etag');
     expect(html).toContain('"Content-Type": "application/merge-patch+json"');
     expect(html).toContain("This task was changed elsewhere: it now reads");

@@ -1,12 +1,20 @@
 // The home page's script: the list as the page shows it, a table row per task in id order.
 // @ts-check
 import { byId } from "./dom.js";
+import { shortTitle } from "./title.js";
 
 // Titles only ever go through textContent, and the policy's Trusted Types rule makes any HTML sink
 // throw, so a title can never become markup.
 
 /** @typedef {{ id: number, title: string, completed: boolean }} Task */
-/** @typedef {{ task: Task, tr: HTMLTableRowElement }} Row */
+/**
+ * A task's row and the elements that show it; `whole` is whether the person asked for all of a long title.
+ * @typedef {{
+ *   task: Task, tr: HTMLTableRowElement, text: HTMLElement, toggle: HTMLButtonElement, box: HTMLInputElement,
+ *   state: HTMLElement, renameInput: HTMLInputElement, rename: HTMLButtonElement, del: HTMLButtonElement,
+ *   note: HTMLElement, whole: boolean
+ * }} Row
+ */
 
 export const rows = byId("tasks", HTMLTableSectionElement);
 const count = byId("count", HTMLParagraphElement);
@@ -31,15 +39,18 @@ export function render(tasks) {
 export function put(task) {
   const row = shown.get(task.id);
   if (row !== undefined) {
+    // Comparing titles is one pass over them, drawing one far more: a row is redrawn only where it changed.
+    const retitled = row.task.title !== task.title;
     // A note says what became of the task as the row showed it; once the task changes again, it is stale.
-    if (row.task.title !== task.title || row.task.completed !== task.completed) note(task.id, "");
+    if (retitled || row.task.completed !== task.completed) note(task.id, "");
     row.task = task;
-    fill(row.tr, task);
+    showState(row);
+    if (retitled) showTitle(row);
     return;
   }
-  const tr = newRow(task);
-  shown.set(task.id, { task, tr });
-  rows.insertBefore(tr, rowAfter(task.id));
+  const added = newRow(task);
+  shown.set(task.id, added);
+  rows.insertBefore(added.tr, rowAfter(task.id));
   showCount();
 }
 
@@ -79,8 +90,8 @@ export function taskOf(id) {
  * @param {string} text
  */
 export function note(id, text) {
-  const element = shown.get(id)?.tr.querySelector(".note");
-  if (element instanceof HTMLElement) element.textContent = text;
+  const row = shown.get(id);
+  if (row !== undefined && row.note.textContent !== text) row.note.textContent = text;
 }
 
 /**
@@ -99,72 +110,94 @@ function showCount() {
   count.textContent = shown.size === 1 ? "1 task" : `${shown.size} tasks`;
 }
 
-/** @param {Task} task */
+/**
+ * @param {Task} task
+ * @returns {Row}
+ */
 function newRow(task) {
   const tr = document.createElement("tr");
   tr.dataset.id = String(task.id);
-  const done = document.createElement("input");
-  done.type = "checkbox";
-  done.className = "done-box";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.className = "done-box";
   const rename = button("rename", "Rename");
   const del = button("delete", "Delete");
-  const titleInput = document.createElement("input");
-  titleInput.type = "text";
-  titleInput.className = "rename-input";
-  titleInput.hidden = true;
+  const renameInput = document.createElement("input");
+  renameInput.type = "text";
+  renameInput.className = "rename-input";
+  renameInput.hidden = true;
   // Never hidden, only empty: a live region already in the page is what screen readers announce.
-  const message = document.createElement("p");
-  message.className = "note";
-  message.setAttribute("role", "status");
+  const note = document.createElement("p");
+  note.className = "note";
+  note.setAttribute("role", "status");
   const actions = cell("", "actions");
-  actions.append(rename, del, message);
+  actions.append(rename, del, note);
+  const text = span("title-text");
+  text.id = `title-${task.id}`;
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "title-toggle";
+  toggle.setAttribute("aria-controls", text.id);
+  const view = span("title-view");
+  view.append(text, toggle);
   const title = cell("", "title");
-  title.append(span("title-text"), titleInput);
-  const state = cell("", "state");
-  state.append(done, span("state-text"));
-  tr.append(cell(String(task.id), "id"), title, state, actions);
-  fill(tr, task);
-  return tr;
+  title.append(view, renameInput);
+  const state = span("state-text");
+  const stateCell = cell("", "state");
+  stateCell.append(box, state);
+  tr.append(cell(String(task.id), "id"), title, stateCell, actions);
+  /** @type {Row} */
+  const row = { task, tr, text, toggle, box, state, renameInput, rename, del, note, whole: false };
+  toggle.addEventListener("click", () => {
+    row.whole = !row.whole;
+    showWhole(row, shortTitle(row.task.title));
+  });
+  showState(row);
+  showTitle(row);
+  return row;
 }
 
 /**
- * Writes a task into its row, and names each control after its title.
- * @param {HTMLTableRowElement} tr
- * @param {Task} task
+ * Shows whether the task is done; each write only where it changes something.
+ * @param {Row} row
  */
-function fill(tr, task) {
-  tr.classList.toggle("done", task.completed);
-  for (const [selector, write] of fills) {
-    const element = tr.querySelector(selector);
-    if (element instanceof HTMLElement) write(element, task);
-  }
+function showState(row) {
+  const done = row.task.completed;
+  row.tr.classList.toggle("done", done);
+  if (row.box.checked !== done) row.box.checked = done;
+  const state = done ? "Done" : "Not done";
+  if (row.state.textContent !== state) row.state.textContent = state;
 }
 
-/** @type {[string, (element: HTMLElement, task: Task) => void][]} */
-const fills = [
-  [
-    ".title-text",
-    (element, task) => {
-      element.textContent = task.title;
-    },
-  ],
-  [
-    ".state-text",
-    (element, task) => {
-      element.textContent = task.completed ? "Done" : "Not done";
-    },
-  ],
-  [
-    ".done-box",
-    (element, task) => {
-      if (element instanceof HTMLInputElement) element.checked = task.completed;
-      element.setAttribute("aria-label", `Done: ${task.title}`);
-    },
-  ],
-  [".rename-input", (element, task) => element.setAttribute("aria-label", `New title for ${task.title}`)],
-  ["[data-action=rename]", (element, task) => element.setAttribute("aria-label", `Rename ${task.title}`)],
-  ["[data-action=delete]", (element, task) => element.setAttribute("aria-label", `Delete ${task.title}`)],
-];
+/**
+ * Shows the title, and names each control after it: a long one by its start only, or a screen
+ * reader would read out all of it for every control.
+ * @param {Row} row
+ */
+function showTitle(row) {
+  const short = shortTitle(row.task.title);
+  row.box.setAttribute("aria-label", `Done: ${short}`);
+  row.renameInput.setAttribute("aria-label", `New title for ${short}`);
+  row.rename.setAttribute("aria-label", `Rename ${short}`);
+  row.del.setAttribute("aria-label", `Delete ${short}`);
+  showWhole(row, short);
+}
+
+/**
+ * Shows all of a long title when the person asked for it, else its start, and the button that switches.
+ * @param {Row} row
+ * @param {string} short the title as shortTitle gives it
+ */
+function showWhole(row, short) {
+  const long = short !== row.task.title;
+  const whole = long && row.whole;
+  row.text.textContent = whole ? row.task.title : short;
+  row.text.classList.toggle("whole", whole);
+  row.toggle.hidden = !long;
+  row.toggle.textContent = whole ? "Show less" : "Show all";
+  row.toggle.setAttribute("aria-expanded", String(whole));
+  row.toggle.setAttribute("aria-label", `${row.toggle.textContent} of the title of task ${row.task.id}`);
+}
 
 /**
  * @param {string} action

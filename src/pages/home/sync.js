@@ -20,9 +20,8 @@ let loadAgain = false;
 /** @type {AbortController | null} */
 let streaming = null;
 let streamRetryAt = 0;
-// The change number of the last event applied (not a task id: edits and deletions have their own);
-// the stream resumes after it, and the service answers a cursor it cannot continue with a reset.
-let cursor = 0;
+// The highest id a task can have, and so the largest cursor the service takes.
+const HIGHEST_ID = 999_999_999_999_999;
 
 /** Whether the page follows the list's events, which show every task added without a read. */
 export function following() {
@@ -103,20 +102,18 @@ async function poll() {
 }
 
 /**
- * Opens /tasks/events through fetch, which, unlike EventSource, can send the token. Once it is
- * open, the page reads the whole list while the stream's events wait, then applies them on top:
- * the page shows the list as it is even if it was replaced (a memory store whose process
- * restarted), and a change made between the read and the stream is one of the events, not lost.
+ * Opens /tasks/events through fetch, which, unlike EventSource, can send the token, from the list's
+ * change number as it is now: the events then carry what changes from here on, not the whole list.
+ * Once it is open, the page reads the whole list while the stream's events wait, then applies them
+ * on top: the page shows the list as it is even if it was replaced (a memory store whose process
+ * restarted), and a change made around the read is one of the events, not lost.
  * @returns {Promise<boolean>} false when the stream cannot be had for now: the page polls a while
  *   before it asks again
  */
 async function follow() {
   const controller = new AbortController();
   const opened = Date.now();
-  const res = await send(`${eventsUrl}?after=${cursor}`, { signal: controller.signal }).catch((error) => {
-    if (error instanceof BadToken) throw error;
-    return undefined;
-  });
+  const res = await subscribe(controller.signal);
   if (res?.status === 401) {
     askForToken(await messageOf(res));
     return true;
@@ -147,6 +144,39 @@ async function follow() {
   return true;
 }
 
+/**
+ * Asks for the events after the list's change number as it is now: the tasks after the highest id
+ * there can be are none, and come with the list's ETag, which names that change number.
+ * @param {AbortSignal} signal
+ * @returns {Promise<Response | undefined>} the stream, or the response that refused it; undefined
+ *   when the service cannot be reached
+ */
+async function subscribe(signal) {
+  const now = await send(`${tasksUrl}?after=${HIGHEST_ID}`).catch(unreachable);
+  if (now === undefined || now.status === 401) return now;
+  return send(`${eventsUrl}?after=${changeOf(now.headers.get("ETag"))}`, { signal }).catch(unreachable);
+}
+
+/**
+ * A request the service did not answer: the page polls, and says so if that fails too.
+ * @param {unknown} error
+ * @returns {undefined}
+ */
+function unreachable(error) {
+  if (error instanceof BadToken) throw error;
+  return undefined;
+}
+
+/**
+ * The change number a list's ETag names: its version is `<instance>-<change number>`, and a proxy
+ * may have made it weak. 0 when it names none, which asks for the whole list as events.
+ * @param {string | null} tag
+ */
+function changeOf(tag) {
+  const change = /^(?:W\/)?"[^"]*-(\d{1,15})"$/.exec(tag ?? "")?.[1];
+  return change === undefined ? 0 : Number(change);
+}
+
 /** @param {ReadableStream<BufferSource>} body */
 async function readStream(body) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
@@ -173,15 +203,12 @@ function apply(lines) {
   const data = field("data: ");
   if (kind === "reset") {
     clear();
-    cursor = 0;
     etag = null;
     return;
   }
   if (data === undefined) return;
   if (kind === "delete") remove(JSON.parse(data).id);
   else if (kind === "task" || kind === "update") put(JSON.parse(data));
-  const id = field("id: ");
-  if (id !== undefined) cursor = Number(id);
 }
 
 /**

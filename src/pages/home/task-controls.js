@@ -6,6 +6,7 @@ import { byId, say } from "./dom.js";
 import { note, put, remove, rows, taskOf } from "./list.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
+import { shortTitle } from "./title.js";
 
 /** @typedef {import("./list.js").Task} Task */
 /** @typedef {{ method: "PATCH", body: Partial<Task> } | { method: "DELETE" }} Write */
@@ -60,10 +61,11 @@ function idOf(element) {
 function startRename(button) {
   const tr = button.closest("tr");
   const input = tr?.querySelector(".rename-input");
-  const text = tr?.querySelector(".title-text");
+  const text = tr?.querySelector(".title-view");
   const seen = taskOf(idOf(button));
   if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement) || seen === undefined) return;
   renaming.set(seen.id, seen);
+  // The field holds the whole title, however long: what is saved is what the person edited.
   input.value = seen.title;
   text.hidden = true;
   input.hidden = false;
@@ -79,7 +81,9 @@ function endRename(input) {
   const tr = input.closest("tr");
   renaming.delete(idOf(input));
   input.hidden = true;
-  const text = tr?.querySelector(".title-text");
+  // Hidden, it need not hold on to a title that may be a megabyte.
+  input.value = "";
+  const text = tr?.querySelector(".title-view");
   if (text instanceof HTMLElement) text.hidden = false;
   const button = tr?.querySelector("[data-action=rename]");
   if (button instanceof HTMLButtonElement) button.focus();
@@ -171,7 +175,10 @@ async function readTask(id) {
 function changedElsewhere(task) {
   put(task);
   const state = task.completed ? "done" : "not done";
-  note(task.id, `This task was changed elsewhere: it now reads “${task.title}”, ${state}. Nothing was changed`);
+  note(
+    task.id,
+    `This task was changed elsewhere: it now reads “${shortTitle(task.title)}”, ${state}. Nothing was changed`,
+  );
 }
 
 /** @param {number} id */
