@@ -3,7 +3,7 @@
 import { apiError } from "../errors.ts";
 import { badCursor } from "../messages.ts";
 
-/** At most 15 digits: every such number is exact as a JavaScript number, and no id or change number comes near it. */
+/** At most 15 digits: every such number is exact as a JavaScript number, and ids and change numbers stay below it (a restored list starts its change numbers near 2 × 10¹⁴). */
 const CURSOR = /^\d{1,15}$/;
 
 /**
