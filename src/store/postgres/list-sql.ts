@@ -247,6 +247,7 @@ export function changesOf(row: Record<string, unknown>): ListChanges {
     forgotten: Number(row.forgotten),
     after: Number(row.after),
     through: Number(row.through),
+    journal: false,
     tasks: {
       json,
       lengths: tasks.map((task) => task[0] ?? 0),

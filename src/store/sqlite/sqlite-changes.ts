@@ -59,6 +59,7 @@ export function changesSince(
     forgotten: counters.forgotten,
     after: from,
     through,
+    journal: false,
     tasks: { json, lengths: parts.map((part) => part.byteLength), ids, created, changed },
     deleted: { ids: deletions.map((row) => Number(row.id)), changes: deletions.map((row) => Number(row.change)) },
   };
