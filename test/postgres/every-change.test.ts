@@ -158,6 +158,33 @@ describe("every change of a PostgreSQL list shared by processes", () => {
     }
   });
 
+  test("a process further behind than the journal's 2 MiB gets each task's last change, holds the list, and every change again from there", async () => {
+    const schema = "every_change_behind";
+    const writer = await listening(schema);
+    const reader = await polling(schema);
+    const start = await reader.read();
+    const big = (letter: string) => letter.repeat(1024 * 1024 + 512 * 1024);
+    await writer.update(1, { title: big("a") }, LIMITS);
+    await writer.update(2, { title: big("b") }, LIMITS);
+    await writer.update(1, { title: big("c") }, LIMITS);
+    // The first of them went: 2 MiB or more came after it.
+    const [kept] = await asOperator(url, (sql) => sql.unsafe(`SELECT count(*)::int AS rows FROM ${schema}.journal`));
+    expect(kept?.rows).toBe(2);
+    const list = await reader.read();
+    expect(list.changesAfter(start.change)).toBeUndefined();
+    const { reset, events } = list.eventsAfter(start.change);
+    expect(reset).toBe(false);
+    expect([...events].map((event) => [event.id, event.change])).toEqual([
+      [2, start.change + 2],
+      [1, start.change + 3],
+    ]);
+    expect(body(list)).toBe(body(await writer.read()));
+    await writer.update(1, { title: "Small" }, LIMITS);
+    await writer.remove(2);
+    const again = await reader.read();
+    expect(applied(heldTasks(list), list.change, again.changesAfter(list.change)?.map(seenOf) ?? [])).toBe(body(again));
+  });
+
   test("a list made before the journal gains it when opened, and a change of a process that journals nothing costs a catch-up, never a change", async () => {
     const schema = "every_change_upgraded";
     // The list as the version before the journal left it: the tables it made, none of what came after.

@@ -113,6 +113,35 @@ describe("every change of the Durable Object's list", () => {
     expect(renamed.map((change) => JSON.parse(decoder.decode(change.json)).title).sort()).toEqual(titles.sort());
   });
 
+  test("an isolate further behind than the journal's 2 MiB gets each task's last change, holds the list, and every change again from there", async () => {
+    const stub = namespace().getByName("every-change-behind");
+    const reader = new DurableObjectStore(objectNamed("every-change-behind"));
+    const writer = new DurableObjectStore(objectNamed("every-change-behind"));
+    const start = await reader.read();
+    const big = (letter: string) => letter.repeat(1024 * 1024 + 512 * 1024);
+    await writer.update(1, { title: big("a") }, LIMITS);
+    await writer.update(2, { title: big("b") }, LIMITS);
+    await writer.update(1, { title: big("c") }, LIMITS);
+    // The first of them went: 2 MiB or more came after it.
+    const kept = await runInDurableObject(stub, (_, state) =>
+      state.storage.sql.exec("SELECT change FROM journal").toArray(),
+    );
+    expect(kept.map((row) => row.change)).toEqual([start.change + 2, start.change + 3]);
+    const list = await reader.read();
+    expect(list.changesAfter(start.change)).toBeUndefined();
+    const { reset, events } = list.eventsAfter(start.change);
+    expect(reset).toBe(false);
+    expect([...events].map((event) => [event.id, event.change])).toEqual([
+      [2, start.change + 2],
+      [1, start.change + 3],
+    ]);
+    expect(body(list)).toBe(body(await writer.read()));
+    await writer.update(1, { title: "Small" }, LIMITS);
+    await writer.remove(2);
+    const again = await reader.read();
+    expect(applied(list, again.changesAfter(list.change) ?? [])).toBe(body(again));
+  });
+
   test("the object's changes are every change once it journals them, in a list made before the journal, and each task's last change before", async () => {
     const stub = namespace().getByName("every-change-upgraded");
     const reader = new DurableObjectStore(objectNamed("every-change-upgraded"));
