@@ -5,15 +5,13 @@ import { ChangeLog, type LogEntry } from "./change-log.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
 import { type ListVersion, Snapshot } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
-import { type Task, taskJson } from "./task.ts";
+import { readId, type Task, taskJson } from "./task.ts";
 import { CHUNK_BYTES, Chunk, type ChunkView, changedChunk, FIRST_CHUNK_BYTES, indexAfter } from "./task-chunks.ts";
 
 export type { PageQuery } from "./list-page.ts";
 export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
 
 const encoder = new TextEncoder();
-/** A task's JSON starts with these bytes, then its id's digits. */
-const ID_PREFIX_BYTES = '{"id":'.length;
 
 /** A task as a list keeps it: its JSON, the change that created it and its last change. */
 export interface StoredTask {
@@ -174,30 +172,42 @@ export class EncodedList {
   }
 
   /**
-   * Applies the changes another copy of the list made after this one's last change, given in
-   * change order with each task's last change only, and its counters. False when a new task comes
-   * before one the list holds: this copy was not the list as it was, and must start again.
+   * Applies the changes another copy of the list made after this one's last change, in change
+   * order, and its counters. With `every` they are every change, each with its task as that change
+   * left it (a creation is numbered as its task's `created`), kept for subscribers as made; else
+   * each task's last change only, and the changes they stand for are no longer kept one by one.
+   * False when they do not fit this copy (a new task before one it holds, an edit of a task it does
+   * not hold): it was not the list as it was, and must start again.
    */
-  copy(changes: readonly CopiedChange[], highestId: number): boolean {
+  copy(changes: readonly CopiedChange[], highestId: number, every = false): boolean {
     const fresh = changes.filter((change) => change.change > this.#change);
-    const added: CopiedChange[] = [];
-    const kinds: ChangeKind[] = [];
-    for (const entry of fresh) {
-      if (entry.json === undefined) {
-        this.#removed(entry.id, entry.change);
-        kinds.push("delete");
-      } else if (this.#replaced(entry.id, entry.json, entry.change)) {
-        kinds.push("update");
-      } else {
-        added.push(entry);
-        kinds.push("task");
-      }
-    }
-    added.sort((a, b) => a.id - b.id);
-    if ((added[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
-    for (const { id, json, created, change } of added) this.#append(json ?? new Uint8Array(), id, created, change);
-    for (const [at, { id, change }] of fresh.entries()) this.#recorded(change, id, kinds[at] ?? "update");
     this.#highestId = Math.max(this.#highestId, highestId);
+    if (every) return fresh.every((change) => this.#copied(change));
+    const added = new Set<CopiedChange>();
+    for (const entry of fresh) {
+      if (entry.json === undefined) this.#removed(entry.id, entry.change);
+      else if (!this.#replaced(entry.id, entry.json, entry.change)) added.add(entry);
+    }
+    const appended = [...added].sort((a, b) => a.id - b.id);
+    if ((appended[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
+    for (const { id, json, created, change } of appended) this.#append(json ?? new Uint8Array(), id, created, change);
+    for (const entry of fresh) {
+      const kind = entry.json === undefined ? "delete" : added.has(entry) ? "task" : "update";
+      this.#recorded(entry.change, entry.id, kind, false);
+    }
+    if (fresh.length > 0) this.#journal.restart(this.#change);
+    return true;
+  }
+
+  /** Applies and records one of every change another copy made; false when it does not fit this copy. */
+  #copied({ id, json, created, change }: CopiedChange): boolean {
+    if (json !== undefined && created === change) {
+      if (id <= this.lastId) return false;
+      this.#append(json, id, created, change);
+    } else if (json === undefined ? !this.#removed(id, change) : !this.#replaced(id, json, change)) {
+      return false;
+    }
+    this.#recorded(change, id, json === undefined ? "delete" : created === change ? "task" : "update");
     return true;
   }
 
@@ -259,12 +269,15 @@ export class EncodedList {
     this.#current = undefined;
   }
 
-  #recorded(change: number, id: number, kind: ChangeKind): void {
+  #recorded(change: number, id: number, kind: ChangeKind, journaled = true): void {
     this.#change = Math.max(this.#change, change);
     this.#log.record(change, id, kind === "delete", kind !== "task");
-    // The journal keeps its own copy: a view would hold the whole chunk, which the next edit replaces.
-    const json = kind === "delete" ? encoder.encode(`{"id":${id}}`) : (this.find(id)?.json.slice() ?? new Uint8Array());
-    this.#journal.record(change, kind, id, json as Uint8Array<ArrayBuffer>);
+    if (journaled) {
+      // The journal keeps its own copy: a view would hold the whole chunk, which the next edit replaces.
+      const json =
+        kind === "delete" ? encoder.encode(`{"id":${id}}`) : (this.find(id)?.json.slice() ?? new Uint8Array());
+      this.#journal.record(change, kind, id, json as Uint8Array<ArrayBuffer>);
+    }
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);
     this.#current = undefined;
   }
@@ -284,15 +297,4 @@ export class EncodedList {
     const index = indexAfter(view, id) - 1;
     return index >= 0 && view.ids[index] === id ? [chunk, index] : undefined;
   }
-}
-
-/** The id of the task whose JSON is `bytes`: the digits after `{"id":`. */
-function readId(bytes: Uint8Array): number {
-  let id = 0;
-  for (let at = ID_PREFIX_BYTES; at < bytes.byteLength; at++) {
-    const digit = (bytes[at] ?? 0) - 0x30;
-    if (digit < 0 || digit > 9) break;
-    id = id * 10 + digit;
-  }
-  return id;
 }

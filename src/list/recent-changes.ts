@@ -60,6 +60,19 @@ export class ChangeJournal {
     this.#view = undefined;
   }
 
+  /**
+   * Forgets every change kept: the list took changes it was not told one by one (another copy's
+   * last change of each task), so only cursors from `base` on are covered again.
+   */
+  restart(base: number): void {
+    this.#entries = [];
+    this.#totals = new Float64Array(64);
+    this.#start = 0;
+    this.#base = base;
+    this.#total = 0;
+    this.#view = undefined;
+  }
+
   /** The journal as it is now; the same object until it changes. */
   view(): JournalView {
     this.#view ??= {

@@ -21,3 +21,17 @@ export const INITIAL_TASKS: readonly Task[] = [
 export function taskJson(task: Task): string {
   return `{"id":${task.id},"title":${JSON.stringify(task.title)},"completed":${task.completed}}`;
 }
+
+/** A task's JSON starts with these bytes, then its id's digits. */
+const ID_PREFIX_BYTES = '{"id":'.length;
+
+/** The id of the task whose JSON is `bytes`: the digits after `{"id":`. */
+export function readId(bytes: Uint8Array): number {
+  let id = 0;
+  for (let at = ID_PREFIX_BYTES; at < bytes.byteLength; at++) {
+    const digit = (bytes[at] ?? 0) - 0x30;
+    if (digit < 0 || digit > 9) break;
+    id = id * 10 + digit;
+  }
+  return id;
+}

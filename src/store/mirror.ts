@@ -9,7 +9,10 @@ import { type CopiedChange, EncodedList, type ListVersion } from "../list/encode
  */
 export const CHANGES_CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** What changed in the list since a reader's copy: each task's last change and each deletion, in change order. */
+/**
+ * What changed in the list since a reader's copy, in change order: each task's last change and each
+ * deletion, or, when the reply is a `journal`, every change.
+ */
 export interface ListChanges {
   /** The list's instance id; a reader whose copy is of another instance starts again from nothing. */
   readonly instance: string;
@@ -22,7 +25,13 @@ export interface ListChanges {
   readonly after: number;
   /** The last change the reply covers: the list's, or less when it stopped at about {@link CHANGES_CHUNK_BYTES}. */
   readonly through: number;
-  /** The tasks whose last change is after `after`, up to `through`, in change order: their JSON joined by commas, and of each its length, id, creation and last change. */
+  /**
+   * Whether the reply holds every change after `after` up to `through`, each with its task as that
+   * change left it: a task then comes once per creation or edit, and a change numbered as its
+   * task's creation is that creation. Otherwise only each task's last change.
+   */
+  readonly journal: boolean;
+  /** The tasks whose last change is after `after`, up to `through`, in change order: their JSON joined by commas, and of each its length, id, creation and last change (in a journal, the change that left it so). */
   readonly tasks: {
     readonly json: Uint8Array<ArrayBuffer>;
     readonly lengths: readonly number[];
@@ -90,8 +99,9 @@ export class ListMirror {
   }
 
   /**
-   * Asks until the copy has every change up to the list's last, then applies them at once. Reads
-   * that run at once may share the copy: a change it already holds is skipped.
+   * Asks until the copy has every change up to the list's last, then applies them at once: every
+   * change, when each reply was a journal, else each task's last. Reads that run at once may share
+   * the copy: a change it already holds is skipped.
    */
   async #catchUp(changes: ChangesSince, fromNothing = false): Promise<void> {
     const base = this.#list;
@@ -99,28 +109,26 @@ export class ListMirror {
     let after = instance === undefined ? 0 : base.change;
     let reply: ListChanges;
     let fresh = instance === undefined;
-    // Each task's last change only: a task changed again between two replies keeps the later.
-    const batch = new Map<number, CopiedChange>();
+    const received: CopiedChange[] = [];
+    let every = true;
     do {
       reply = await changes(instance, after);
       if (reply.instance !== instance || reply.after !== after) {
         fresh = true;
-        batch.clear();
+        received.length = 0;
       }
       instance = reply.instance;
-      for (const change of changesOf(reply)) {
-        batch.delete(change.id);
-        batch.set(change.id, change);
-      }
+      every &&= reply.journal;
+      for (const change of changesOf(reply)) received.push(change);
       after = reply.through;
     } while (reply.through < reply.change);
-    const ordered = [...batch.values()].sort((a, b) => a.change - b.change);
     if (!fresh) {
       // Another read replaced the copy meanwhile: what this one learnt is in the new copy, or older.
       if (this.#list !== base) return;
-      if (this.#list.copy(ordered, reply.highestId)) return;
+      if (this.#list.copy(every ? received : lastOfEach(received), reply.highestId, every)) return;
       return this.#catchUp(changes, true);
     }
+    const ordered = lastOfEach(received);
     this.#instance = instance;
     this.#list = new EncodedList(instance, {
       tasks: ordered
@@ -133,6 +141,16 @@ export class ListMirror {
       forgotten: reply.forgotten,
     });
   }
+}
+
+/** Each task's last change only, in change order: a task changed again in a later reply, or later in a journal, keeps the later. */
+function lastOfEach(changes: readonly CopiedChange[]): CopiedChange[] {
+  const last = new Map<number, CopiedChange>();
+  for (const change of changes) {
+    last.delete(change.id);
+    last.set(change.id, change);
+  }
+  return [...last.values()].sort((a, b) => a.change - b.change);
 }
 
 /** The changes of one reply, tasks and deletions merged in change order. */

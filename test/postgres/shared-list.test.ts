@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { EventReader } from "../conformance/events.ts";
+import { EventReader, type StreamEvent } from "../conformance/events.ts";
 import { createTask, readList } from "../sqlite/durable-server.ts";
 import { type IntendedTask, sendIntended } from "../support/keyed-clients.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
@@ -102,7 +102,88 @@ describe("servers of Node, Bun, Deno and workerd on one list", () => {
       for (const reader of readers) reader.close();
     }
   });
+
+  test("a subscriber of each server gets every change made on all four at once, 50 edits of one task among them, each once and in change order, and holds the list", async () => {
+    const followers = await Promise.all(
+      servers.map(async ({ name, server }) => {
+        const res = await fetch(`${server().baseUrl}/tasks/events?after=0`);
+        expect(res.status).toBe(200);
+        if (res.body === null) throw new Error("An event stream must have a body");
+        return new Follower(name, new EventReader(res.body));
+      }),
+    );
+    const send = async (at: number, method: string, path: string, body?: unknown) => {
+      const { name, server } = servers[at % servers.length] as (typeof servers)[number];
+      const headers = { "Content-Type": "application/json" };
+      const res = await fetch(`${server().baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+      expect(res.status, `${method} ${path} on ${name}`).toBe(method === "DELETE" ? 204 : 200);
+      return method === "DELETE" ? 0 : ((await res.json()) as { id: number }).id;
+    };
+    try {
+      // Once a subscriber has this task's event its backlog is behind it: every change after comes as made.
+      const edited = await send(0, "POST", "/tasks", { title: "Edited everywhere", completed: false });
+      const starts = await Promise.all(
+        followers.map((follower) => follower.readUntil((event) => event.data.includes("Edited everywhere"))),
+      );
+      const start = Number(starts[0]);
+      const gone = await Promise.all(
+        [1, 2, 3, 4].map((at) => send(at, "POST", "/tasks", { title: `Gone ${at}`, completed: false })),
+      );
+      await Promise.all([
+        ...Array.from({ length: 50 }, (_, at) => send(at, "PATCH", `/tasks/${edited}`, { title: `Edit ${at}` })),
+        ...gone.map((id, at) => send(at + 1, "DELETE", `/tasks/${id}`)),
+        ...[1, 2, 3, 4].map((at) => send(at + 2, "POST", "/tasks", { title: `Kept ${at}`, completed: true })),
+      ]);
+      const last = start + gone.length + 50 + gone.length + 4;
+      await Promise.all(followers.map((follower) => follower.readUntil((event) => Number(event.id) >= last)));
+      const list = await settledList(servers);
+      for (const follower of followers) {
+        expect(follower.changesAfter(start), `the changes ${follower.name}'s subscriber got`).toEqual(
+          Array.from({ length: last - start }, (_, n) => start + 1 + n),
+        );
+        expect(follower.held(), `the list ${follower.name}'s subscriber holds`).toEqual(list);
+      }
+    } finally {
+      for (const follower of followers) follower.reader.close();
+    }
+  });
 });
+
+/** A subscriber: the events it got, and the tasks it holds from applying them by id. */
+class Follower {
+  readonly name: string;
+  readonly reader: EventReader;
+  readonly #events: StreamEvent[] = [];
+  readonly #tasks = new Map<number, string>();
+
+  constructor(name: string, reader: EventReader) {
+    this.name = name;
+    this.reader = reader;
+  }
+
+  /** Reads and applies events until one that `last` says is the last awaited, and returns its change number. */
+  async readUntil(last: (event: StreamEvent) => boolean): Promise<string | undefined> {
+    for (;;) {
+      const [event] = await this.reader.take(1, `the subscriber of ${this.name}`);
+      if (event === undefined) continue;
+      this.#events.push(event);
+      const { id } = JSON.parse(event.data) as { id: number };
+      if (event.event === "delete") this.#tasks.delete(id);
+      else this.#tasks.set(id, event.data);
+      if (last(event)) return event.id;
+    }
+  }
+
+  /** The change numbers of the events it got after change `change`. */
+  changesAfter(change: number): number[] {
+    return this.#events.map((event) => Number(event.id)).filter((id) => id > change);
+  }
+
+  /** The tasks it holds, in id order. */
+  held(): unknown[] {
+    return [...this.#tasks.entries()].sort(([a], [b]) => a - b).map(([, json]) => JSON.parse(json));
+  }
+}
 
 describe("two lists in one database", () => {
   const { url } = inject("postgres");

@@ -51,7 +51,7 @@ describe("Idempotency-Keys of two write tokens in PostgreSQL", () => {
     // What a list made before per-token counts lacks; the next keyed append makes it again.
     await asOperator(url, (sql) =>
       sql.unsafe(
-        "DROP FUNCTION token_keys_before.append_keyed_v3; DROP TABLE token_keys_before.idempotency_scopes; DROP INDEX token_keys_before.idempotency_keys_by_scope",
+        "DROP FUNCTION token_keys_before.append_keyed_v4; DROP TABLE token_keys_before.idempotency_scopes; DROP INDEX token_keys_before.idempotency_keys_by_scope",
       ),
     );
     await flood(store, 2, MAX_KEYS);

@@ -1,7 +1,8 @@
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
-import type { ListVersion } from "../../src/list/encoded-list.ts";
-import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
+import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
+import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import type { TaskListObject } from "../../src/store/durable-object/task-list-object.ts";
 
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
@@ -47,5 +48,123 @@ describe("tasks that change, in the Durable Object", () => {
       else held.set(event.id, decoder.decode(event.json));
     }
     expect(`[${[...held.values()].join(",")}]`).toBe(body(after));
+  });
+});
+
+/** The binding, with every store's one list object stood in for by the object named `name`. */
+function objectNamed(name: string): ListObjectNamespace {
+  return { getByName: () => namespace().getByName(name) };
+}
+
+/**
+ * Writes through `store` at once: 50 edits of one task, each with a title of its own, appends, and
+ * edits and deletions of the tasks appended. Returns the edited task's id and the edits' titles.
+ */
+async function mixedWrites(store: DurableObjectStore): Promise<{ id: number; titles: string[] }> {
+  const ids = await Promise.all(
+    Array.from({ length: 7 }, async (_, at) => {
+      const added = await store.append({ title: `Added ${at}`, completed: false }, LIMITS);
+      return added.outcome === "added" ? added.task.id : 0;
+    }),
+  );
+  const [id = 0, ...others] = ids;
+  const titles = Array.from({ length: 50 }, (_, at) => `Edit ${at}`);
+  await Promise.all([
+    ...titles.map((title) => store.update(id, { title }, LIMITS)),
+    ...others.map((other, at) =>
+      at % 2 === 0 ? store.remove(other) : store.update(other, { completed: true }, LIMITS),
+    ),
+    ...Array.from({ length: 5 }, (_, at) => store.append({ title: `Later ${at}`, completed: true }, LIMITS)),
+  ]);
+  return { id, titles };
+}
+
+/**
+ * Applies `changes` to the tasks of `start` as the contract tells a client to, checking that each
+ * is the next change after `start`'s and that a `task` names a task not held and an `update` one
+ * held; returns the list then held.
+ */
+function applied(start: ListVersion, changes: readonly ListEvent[]): string {
+  const held = new Map([...start.tasksAfter(0)].map((task) => [task.id, decoder.decode(task.json)]));
+  expect(changes.map((change) => change.change)).toEqual(changes.map((_, at) => start.change + 1 + at));
+  for (const { event, id, json } of changes) {
+    expect(held.has(id), `"${event}" of task ${id}`).toBe(event !== "task");
+    if (event === "delete") held.delete(id);
+    else held.set(id, decoder.decode(json));
+  }
+  return `[${[...held.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, json]) => json)
+    .join(",")}]`;
+}
+
+describe("every change of the Durable Object's list", () => {
+  test("an isolate that reads after many changes made through another, several of one task, gets every one of them, each once, in order, with the task as that change left it", async () => {
+    const reader = new DurableObjectStore(objectNamed("every-change"));
+    const writer = new DurableObjectStore(objectNamed("every-change"));
+    const start = await reader.read();
+    const { id, titles } = await mixedWrites(writer);
+    const list = await reader.read();
+    expect(list.version).toBe((await writer.read()).version);
+    const changes = list.changesAfter(start.change) ?? [];
+    expect(changes.at(-1)?.change).toBe(list.change);
+    expect(applied(start, changes)).toBe(body(list));
+    const renamed = changes.filter((change) => change.id === id && change.event === "update");
+    expect(renamed.map((change) => JSON.parse(decoder.decode(change.json)).title).sort()).toEqual(titles.sort());
+  });
+
+  test("an isolate further behind than the journal's 2 MiB gets each task's last change, holds the list, and every change again from there", async () => {
+    const stub = namespace().getByName("every-change-behind");
+    const reader = new DurableObjectStore(objectNamed("every-change-behind"));
+    const writer = new DurableObjectStore(objectNamed("every-change-behind"));
+    const start = await reader.read();
+    const big = (letter: string) => letter.repeat(1024 * 1024 + 512 * 1024);
+    await writer.update(1, { title: big("a") }, LIMITS);
+    await writer.update(2, { title: big("b") }, LIMITS);
+    await writer.update(1, { title: big("c") }, LIMITS);
+    // The first of them went: 2 MiB or more came after it.
+    const kept = await runInDurableObject(stub, (_, state) =>
+      state.storage.sql.exec("SELECT change FROM journal").toArray(),
+    );
+    expect(kept.map((row) => row.change)).toEqual([start.change + 2, start.change + 3]);
+    const list = await reader.read();
+    expect(list.changesAfter(start.change)).toBeUndefined();
+    const { reset, events } = list.eventsAfter(start.change);
+    expect(reset).toBe(false);
+    expect([...events].map((event) => [event.id, event.change])).toEqual([
+      [2, start.change + 2],
+      [1, start.change + 3],
+    ]);
+    expect(body(list)).toBe(body(await writer.read()));
+    await writer.update(1, { title: "Small" }, LIMITS);
+    await writer.remove(2);
+    const again = await reader.read();
+    expect(applied(list, again.changesAfter(list.change) ?? [])).toBe(body(again));
+  });
+
+  test("the object's changes are every change once it journals them, in a list made before the journal, and each task's last change before", async () => {
+    const stub = namespace().getByName("every-change-upgraded");
+    const reader = new DurableObjectStore(objectNamed("every-change-upgraded"));
+    const writer = new DurableObjectStore(objectNamed("every-change-upgraded"));
+    await writer.update(1, { title: "Before the journal" }, LIMITS);
+    // The list as the version before the journal left it: opened again, it gains the table.
+    await runInDurableObject(stub, (_, state) => {
+      state.storage.sql.exec("DROP TABLE journal");
+    });
+    await evictDurableObject(stub);
+    const before = await reader.read();
+    const { instance } = await stub.changes(undefined, 0);
+    await writer.update(1, { title: "Edited once" }, LIMITS);
+    await writer.update(1, { title: "Edited twice" }, LIMITS);
+    const folded = await stub.changes(instance, before.change - 1);
+    expect(folded).toMatchObject({ journal: false, tasks: { changed: [before.change + 2] } });
+    const every = await stub.changes(instance, before.change);
+    expect(every).toMatchObject({
+      journal: true,
+      tasks: { ids: [1, 1], changed: [before.change + 1, before.change + 2] },
+    });
+    await mixedWrites(writer);
+    const list = await reader.read();
+    expect(applied(before, list.changesAfter(before.change) ?? [])).toBe(body(list));
   });
 });

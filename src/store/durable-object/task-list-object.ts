@@ -51,7 +51,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    this.#list = new SqliteList(storageConnection(ctx.storage));
+    this.#list = new SqliteList(storageConnection(ctx.storage), { journal: true });
   }
 
   changes(instance: string | undefined, after: number): ListChanges {
@@ -184,7 +184,9 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
         }
         return;
       }
-      const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES);
+      // Its backlog one event per task, then every change as it was made.
+      const every = follower.cursor >= follower.backlogEnd;
+      const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES, every);
       if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
       for (const event of changeEvents(changes)) ws.send(eventText(event));
       ws.serializeAttachment({ ...follower, cursor: changes.through } satisfies Follower);

@@ -2,9 +2,10 @@
 // and its write are one statement and one transaction, the list's row locked throughout.
 import { MAX_TOMBSTONES } from "../../list/change-log.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
+import { recordChange } from "./journal-sql.ts";
 
 /** The suffix of the edit functions' names; a new version of them gets a new one. */
-export const EDITS_VERSION = "v1";
+export const EDITS_VERSION = "v2";
 
 /** A task's JSON as the list shows it, from a row `t` of the tasks table. */
 export const ROW_JSON = postgresTaskJson({ id: "t.id", titleJson: "t.title_json", completed: "t.completed" });
@@ -101,6 +102,7 @@ export function editFunctions(s: string): string {
       UPDATE ${s}.list SET change_number = change_number + 1, json_bytes = json_bytes + octet_length(new_json) - old_bytes
         WHERE singleton RETURNING change_number, json_bytes INTO new_change, l.json_bytes;
       UPDATE ${s}.tasks SET title_json = t.title_json, completed = t.completed, changed = new_change WHERE id = task_id;
+      PERFORM ${recordChange(s, "new_change, task_id::integer, t.created, t.title_json, t.completed, octet_length(new_json)")};
       PERFORM pg_notify(channel, new_change::text);
       RETURN QUERY SELECT 'updated'::text, new_json, l.instance || '-' || task_id || '-' || new_change, l.task_count,
         l.json_bytes::float8;
@@ -115,6 +117,7 @@ export function editFunctions(s: string): string {
         WHERE singleton RETURNING change_number, task_count, json_bytes INTO new_change, l.task_count, l.json_bytes;
       DELETE FROM ${s}.tasks WHERE id = task_id;
       INSERT INTO ${s}.deletions (change, id) VALUES (new_change, task_id);
+      PERFORM ${recordChange(s, `new_change, task_id::integer, t.created, NULL, NULL, length('{"id":' || task_id || '}')`)};
       -- At most ${MAX_TOMBSTONES} deletions are remembered: a cursor older than the last forgotten is reset.
       SELECT max(d.change) INTO forgotten_through FROM (
         SELECT d.change FROM ${s}.deletions d ORDER BY d.change DESC OFFSET ${MAX_TOMBSTONES}

@@ -4,6 +4,7 @@ import { INITIAL_TASKS } from "../../list/task.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import { changeUpgrades, editStatements, ROW_JSON } from "./edit-sql.ts";
+import { journalReply, journalUpgrades, recordChange } from "./journal-sql.ts";
 import { restoredFunction } from "./restore-sql.ts";
 
 /** The key of the advisory lock that serialises creating lists: "tasklist" in ASCII. */
@@ -88,6 +89,7 @@ BEGIN
   );
   INSERT INTO ${s}.idempotency_scopes (scope, keys)
     SELECT scope, count(*) FROM ${s}.idempotency_keys GROUP BY scope ON CONFLICT DO NOTHING;
+  ${journalUpgrades(s, schema)}
   ${changeUpgrades(s, schema)}
   IF NOT EXISTS (
     SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
@@ -105,7 +107,8 @@ END
 $init$`,
     // One statement, so the counters are of the same moment as the tasks. A reader whose change
     // cannot be brought up to date (another list, a change past the list's or older than the
-    // deletions it remembers) gets everything from 0. The window keeps the tasks whose JSON starts
+    // deletions it remembers) gets everything from 0. One the journal holds every change since gets
+    // them all; any other each task's last change. The window keeps the changes whose JSON starts
     // before the chunk's byte limit: at least one, so a reader always moves on; `through` is the
     // last change the reply covers.
     changes: `WITH state AS (
@@ -113,9 +116,9 @@ $init$`,
     CASE WHEN instance = $1 AND $2::bigint <= change_number AND ($2::bigint = 0 OR $2::bigint >= forgotten)
       THEN $2::bigint ELSE 0 END AS after
   FROM ${s}.list WHERE singleton
-), next AS (
+), ${journalReply(s)}, next AS (
   SELECT id, created, changed, ${TASK_JSON} AS json FROM ${s}.tasks
-  WHERE changed > (SELECT after FROM state) ORDER BY changed LIMIT $4
+  WHERE changed > (SELECT after FROM state) AND NOT (SELECT journal FROM mode) ORDER BY changed LIMIT $4
 ), chunk AS (
   SELECT *, sum(octet_length(json) + 1) OVER (ORDER BY changed) - octet_length(json) - 1 AS before FROM next
 ), kept AS (
@@ -125,13 +128,14 @@ $init$`,
     THEN (SELECT max(changed) FROM kept) ELSE (SELECT change_number FROM state) END AS through
 )
 SELECT state.instance, state.task_count, state.json_bytes::float8 AS json_bytes, state.change_number::float8 AS change,
-  state.last_id, state.forgotten::float8 AS forgotten, state.after::float8 AS after, bound.through::float8 AS through,
-  (SELECT string_agg(json, ',' ORDER BY changed) FROM kept) AS json,
-  (SELECT string_agg(octet_length(json)::text || ':' || id::text || ':' || created::text || ':' || changed::text, ','
-    ORDER BY changed) FROM kept) AS tasks,
-  (SELECT string_agg(d.id::text || ':' || d.change::text, ',' ORDER BY d.change) FROM ${s}.deletions d
-    WHERE d.change > state.after AND d.change <= bound.through) AS deleted
-FROM state, bound`,
+  state.last_id, state.forgotten::float8 AS forgotten, state.after::float8 AS after, mode.journal,
+  (CASE WHEN mode.journal THEN logged_reply.through ELSE bound.through END)::float8 AS through,
+  CASE WHEN mode.journal THEN logged_reply.json ELSE (SELECT string_agg(json, ',' ORDER BY changed) FROM kept) END AS json,
+  CASE WHEN mode.journal THEN logged_reply.tasks ELSE (SELECT string_agg(octet_length(json)::text || ':' || id::text
+    || ':' || created::text || ':' || changed::text, ',' ORDER BY changed) FROM kept) END AS tasks,
+  CASE WHEN mode.journal THEN logged_reply.deleted ELSE (SELECT string_agg(d.id::text || ':' || d.change::text, ','
+    ORDER BY d.change) FROM ${s}.deletions d WHERE d.change > state.after AND d.change <= bound.through) END AS deleted
+FROM state, bound, logged_reply, mode`,
     append: `WITH added AS (
   UPDATE ${s}.list SET task_count = task_count + 1, last_id = last_id + 1, json_bytes = json_bytes + ${added},
     change_number = change_number + 1
@@ -140,11 +144,13 @@ FROM state, bound`,
 ), task AS (
   INSERT INTO ${s}.tasks (id, title_json, completed, created, changed)
   SELECT last_id, $4, $5, change_number, change_number FROM added RETURNING id
+), journaled AS (
+  SELECT ${recordChange(s, "change_number, last_id, change_number, $4, $5, $1 + length(last_id::text)")} FROM added
 ), told AS (
   -- Delivered at commit to every process listening on the list's channel.
   SELECT pg_notify($6, id::text) FROM task
 )
-SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added, told`,
+SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM task, added, journaled, told`,
     appendKeyed: `SELECT * FROM ${s}.${APPEND_KEYED}($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     state: `SELECT task_count, last_id, json_bytes::float8 AS json_bytes FROM ${s}.list WHERE singleton`,
     restored: `SELECT ${s}.restored() AS said`,
@@ -153,7 +159,7 @@ SELECT task.id, added.task_count, added.json_bytes::float8 AS json_bytes FROM ta
 }
 
 /** The name of the function that appends a task with an Idempotency-Key; a new version gets a new name. */
-const APPEND_KEYED = "append_keyed_v3";
+const APPEND_KEYED = "append_keyed_v4";
 
 /**
  * The function that appends a task with an Idempotency-Key, in one statement and so in one
@@ -219,6 +225,7 @@ function appendKeyedFunction(s: string): string {
       UPDATE ${s}.idempotency_keys k SET task_id = appended.new_id, fingerprint = key_fingerprint,
           task_json = ${postgresTaskJson({ id: "appended.new_id", titleJson: "new_title_json", completed: "new_completed" })}
         WHERE k.scope = key_scope AND k.key = key_value;
+      PERFORM ${recordChange(s, "appended.change, appended.new_id, appended.change, new_title_json, new_completed, rest + length(appended.new_id::text)")};
       PERFORM pg_notify(channel, appended.new_id::text);
       IF claimed THEN
         INSERT INTO ${s}.idempotency_scopes AS c (scope, keys) VALUES (key_scope, 1)
@@ -257,6 +264,7 @@ export function changesOf(row: Record<string, unknown>): ListChanges {
     forgotten: Number(row.forgotten),
     after: Number(row.after),
     through: Number(row.through),
+    journal: row.journal === true,
     tasks: {
       json,
       lengths: tasks.map((task) => task[0] ?? 0),

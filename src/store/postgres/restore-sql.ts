@@ -23,6 +23,8 @@ export function restoredFunction(s: string, schema: string): string {
         floor(extract(epoch FROM clock_timestamp()) * ${1000 * CHANGES_PER_MS})::bigint);
       UPDATE ${s}.tasks SET created = start + id, changed = start + id;
       DELETE FROM ${s}.deletions;
+      -- The journal's changes are of the old history: a reader of the new one starts after them.
+      DELETE FROM ${s}.journal;
       UPDATE ${s}.list SET instance = left(replace(gen_random_uuid()::text, '-', ''), 16),
           change_number = start + last_id, forgotten = start
         WHERE singleton;

@@ -27,6 +27,10 @@ export function startNewHistory(db: SqliteConnection, counters: ChangeCounters):
   const start = historyStart(counters.change, Date.now());
   db.query("UPDATE tasks SET created = ? + id, changed = ? + id", start, start);
   db.query("DELETE FROM deletions");
+  // The changes a journal holds are of the old history: a reader of the new one starts after them.
+  if (db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'journal'").length > 0) {
+    db.query("DELETE FROM journal");
+  }
   counters.change = start + counters.highestId;
   counters.forgotten = start;
   counters.tombstones = 0;

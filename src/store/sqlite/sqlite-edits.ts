@@ -8,6 +8,7 @@ import { taskVersion } from "../../list/list-version.ts";
 import { type Task, taskJson } from "../../list/task.ts";
 import type { IfMatch, RemoveResult, TaskPatch, UpdateResult } from "../store.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
+import { recordChange } from "./sqlite-journal.ts";
 
 const encoder = new TextEncoder();
 
@@ -91,6 +92,8 @@ export interface EditContext {
   readonly instance: string;
   readonly usage: ListUsage;
   readonly counters: ChangeCounters;
+  /** Whether each change is journaled too. */
+  readonly journal: boolean;
 }
 
 /** What an edit or a deletion did to the list: its result and, when it changed the list, its new byte count. */
@@ -104,7 +107,7 @@ export interface SqliteEdit<R> {
   readonly lastId?: number;
 }
 
-const TASK = "SELECT id, title_json, completed, changed FROM tasks WHERE id = ?";
+const TASK = "SELECT id, title_json, completed, created, changed FROM tasks WHERE id = ?";
 
 /** Task `id` as it is and its version, or why there is none, or the If-Match it fails. */
 function current(
@@ -112,14 +115,14 @@ function current(
   id: number,
   ifMatch: IfMatch,
 ):
-  | { task: Task; version: string; text: string }
+  | { task: Task; version: string; text: string; created: number }
   | { outcome: "not-found" | "gone" | "precondition-failed"; usage: ListUsage } {
   const row = db.query(TASK, id)[0];
   if (row === undefined) return { outcome: id >= 1 && id <= counters.highestId ? "gone" : "not-found", usage };
   const version = taskVersion(instance, id, Number(row.changed));
   if (ifMatch !== undefined && !ifMatch.includes(version)) return { outcome: "precondition-failed", usage };
   const task: Task = { id, title: JSON.parse(String(row.title_json)) as string, completed: row.completed === 1 };
-  return { task, version, text: taskJson(task) };
+  return { task, version, text: taskJson(task), created: Number(row.created) };
 }
 
 /** Applies `patch` to task `id` in one transaction, with its checks: the task, If-Match, then MAX_LIST_BYTES. */
@@ -156,6 +159,10 @@ export function updateRow(
     );
     // The row's trigger forgets the byte count, as it does for a change made by hand: this one is known.
     db.query("UPDATE list SET json_bytes = ?, change_number = ?", bytes, change);
+    if (context.journal) {
+      const journaled = { titleJson: JSON.stringify(task.title), completed: task.completed };
+      recordChange(db, { change, id, created: found.created, task: journaled });
+    }
   });
   counters.change = change;
   const version = taskVersion(instance, id, change);
@@ -192,6 +199,7 @@ export function removeRow(
       db.query("DELETE FROM deletions WHERE change <= ?", forgotten);
     }
     db.query("UPDATE list SET json_bytes = ?, change_number = ?, forgotten = ?", bytes, change, forgotten);
+    if (context.journal) recordChange(db, { change, id, created: found.created });
   });
   counters.change = change;
   counters.forgotten = forgotten;

@@ -19,6 +19,7 @@ import {
   updateRow,
   upgradeForChanges,
 } from "./sqlite-edits.ts";
+import { openJournal, recordChange } from "./sqlite-journal.ts";
 
 /** What a successful {@link SqliteList.append} added: the task, and its JSON as text and as UTF-8. */
 export interface Appended {
@@ -79,18 +80,23 @@ export class SqliteList {
   /** How many keys each scope holds. */
   readonly #keys = new Map<string, number>();
   readonly #counters: ChangeCounters;
+  readonly #journal: boolean;
 
   /**
    * Creates the schema and the initial tasks if the database holds no list yet, and counts the
    * bytes of a list that has no count (made before json_bytes existed, or changed by hand).
    * A list put back from a copy (`restored`, or a copy `npm run backup` made) starts a new history
-   * first (see sqlite-copies.ts). Throws if the database cannot be read or written.
+   * first (see sqlite-copies.ts). With `journal`, every write also journals its change, for
+   * {@link changesSince}: for a list read through copies elsewhere. Throws if the database cannot be
+   * read or written.
    */
-  constructor(db: SqliteConnection, options: { readonly restored?: boolean } = {}) {
+  constructor(db: SqliteConnection, options: { readonly restored?: boolean; readonly journal?: boolean } = {}) {
     this.#db = db;
+    this.#journal = options.journal === true;
     const state = db.transaction(() => {
       const list = openList(db);
       const counters = upgradeForChanges(db);
+      if (this.#journal) openJournal(db);
       const newHistory = options.restored === true || isCopy(db);
       const instance = newHistory ? startNewHistory(db, counters) : list.instance;
       // Bringing the tasks' change numbers up to date touched rows, which forgets the byte count.
@@ -127,9 +133,13 @@ export class SqliteList {
     return storedList(this.#db, this.#counters, STORED_TASKS, toTask);
   }
 
-  /** What changed after change `after` of list `instance`, up to about `maxBytes` (see `ChangesSince`). */
-  changesSince(instance: string | undefined, after: number, maxBytes: number): ListChanges {
-    return changesSince(this.#db, this.instance, this.#counters, instance === this.instance ? after : 0, maxBytes);
+  /**
+   * What changed after change `after` of list `instance`, up to about `maxBytes` (see
+   * `ChangesSince`): every change when `every` and the journal holds them all, else each task's last.
+   */
+  changesSince(instance: string | undefined, after: number, maxBytes: number, every = true): ListChanges {
+    const from = instance === this.instance ? after : 0;
+    return changesSince(this.#db, this.instance, this.#counters, from, maxBytes, every && this.#journal);
   }
 
   /** Applies `patch` to task `id` in one transaction with its checks (see `TaskStore.update`). */
@@ -143,7 +153,13 @@ export class SqliteList {
   }
 
   #editContext() {
-    return { db: this.#db, instance: this.instance, usage: this.usage, counters: this.#counters };
+    return {
+      db: this.#db,
+      instance: this.instance,
+      usage: this.usage,
+      counters: this.#counters,
+      journal: this.#journal,
+    };
   }
 
   #applied<R extends { usage: ListUsage }>(edit: SqliteEdit<R>): SqliteEdit<R> {
@@ -196,6 +212,10 @@ export class SqliteList {
         change,
         created.id,
       );
+      if (this.#journal) {
+        const journaled = { titleJson: JSON.stringify(created.title), completed: created.completed };
+        recordChange(this.#db, { change, id: created.id, created: change, task: journaled });
+      }
       if (key === undefined) return;
       if (stale) this.#db.query("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", key.scope, key.key);
       this.#db.query(

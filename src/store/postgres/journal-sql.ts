@@ -1,0 +1,109 @@
+// The journal of a PostgreSQL list: its latest changes, every one with the task as that change left
+// it, written by each write in its own transaction, so that a process's copy of the list hears of
+// every change another process made, not only of each task's last.
+import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
+import { postgresTaskJson } from "../../list/task-sql.ts";
+
+/** The name of the function every write calls to journal its change; a new version gets a new name. */
+const RECORD_CHANGE = "record_change_v1";
+
+/** A journal row's task JSON, from a row `j` of the journal. */
+const LOGGED_JSON = postgresTaskJson({ id: "j.id", titleJson: "j.title_json", completed: "j.completed" });
+
+/**
+ * The journal table and the function that writes it, made when a list lacks them (one made by an
+ * earlier version of the service); each statement may run again.
+ */
+export function journalUpgrades(s: string, schema: string): string {
+  return `
+  -- One row per change, the oldest trimmed as each change comes: the task as the change left it
+  -- (its title as its JSON string literal; no title nor completed for a deletion), and the bytes of
+  -- JSON of every change journaled so far through this one, so that trimming by bytes reads only
+  -- the rows it drops.
+  IF to_regclass('${s}.journal') IS NULL THEN
+    CREATE TABLE ${s}.journal (
+      change bigint PRIMARY KEY,
+      id integer NOT NULL,
+      created bigint NOT NULL,
+      title_json text,
+      completed boolean,
+      total bigint NOT NULL
+    );
+  END IF;
+  IF NOT EXISTS (
+    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = '${schema}' AND p.proname = '${RECORD_CHANGE}'
+  ) THEN
+    ${recordChangeFunction(s)}
+  END IF;`;
+}
+
+/**
+ * The call that journals a change, made by every write after it took the list's row: `args` are
+ * the change number, the task's id, its creation's change number, its title's JSON and completed
+ * (NULL, NULL for a deletion), and the bytes of JSON the change carries.
+ */
+export function recordChange(s: string, args: string): string {
+  return `${s}.${RECORD_CHANGE}(${args})`;
+}
+
+/**
+ * Journals a change and drops the oldest past the last ${JOURNAL_CHANGES} changes, and past the
+ * changes after which ${JOURNAL_BYTES} bytes or more came: what a process's copy of the list keeps.
+ * Each statement of it sees what the writes before committed, since it runs with the list's row
+ * held: the last row's total is the previous change's.
+ */
+function recordChangeFunction(s: string): string {
+  return `CREATE FUNCTION ${s}.${RECORD_CHANGE}(
+      change_number bigint, task_id integer, task_created bigint, task_title_json text, task_completed boolean,
+      bytes bigint
+    ) RETURNS void LANGUAGE plpgsql AS $fn$
+    DECLARE
+      new_total bigint;
+      kept_from bigint;
+    BEGIN
+      SELECT j.total INTO new_total FROM ${s}.journal j ORDER BY j.change DESC LIMIT 1;
+      new_total := COALESCE(new_total, 0) + bytes;
+      -- A task added by hand may lack its creation's number: 0 is never a creation's.
+      INSERT INTO ${s}.journal (change, id, created, title_json, completed, total)
+        VALUES (change_number, task_id, COALESCE(task_created, 0), task_title_json, task_completed, new_total);
+      SELECT j.change INTO kept_from FROM ${s}.journal j WHERE j.total > new_total - ${JOURNAL_BYTES}
+        ORDER BY j.change LIMIT 1;
+      DELETE FROM ${s}.journal j WHERE j.change < GREATEST(kept_from, change_number - ${JOURNAL_CHANGES - 1});
+    END
+    $fn$;`;
+}
+
+/**
+ * The catch-up query's answer from the journal, as common table expressions after its `state`
+ * (with the reader's `after`): `logged_kept` holds every change after the reader's, up to about
+ * `$3` bytes or `$4` changes; `logged_reply` the reply made of them; `mode.journal` whether they
+ * are every change from the reader's to the reply's `through`, which the journal then answers.
+ */
+export function journalReply(s: string): string {
+  return `logged AS (
+  -- None for a reader starting from nothing, nor one the journal does not reach back to.
+  SELECT j.change, j.id, j.created, CASE WHEN j.completed IS NULL THEN NULL ELSE ${LOGGED_JSON} END AS json
+  FROM ${s}.journal j
+  WHERE j.change > (SELECT after FROM state) AND (SELECT after FROM state) > 0
+    AND (SELECT min(change) FROM ${s}.journal) <= (SELECT after FROM state) + 1
+  ORDER BY j.change LIMIT $4
+), logged_chunk AS (
+  SELECT *, sum(COALESCE(octet_length(json), 0) + 1) OVER (ORDER BY change) - COALESCE(octet_length(json), 0) - 1
+    AS before FROM logged
+), logged_kept AS (
+  SELECT * FROM logged_chunk WHERE before < $3
+), logged_reply AS (
+  SELECT CASE WHEN (SELECT count(*) FROM logged_kept) < (SELECT count(*) FROM logged) OR (SELECT count(*) FROM logged) >= $4
+      THEN max(change) ELSE (SELECT change_number FROM state) END AS through,
+    count(*) AS changes,
+    string_agg(json, ',' ORDER BY change) AS json,
+    string_agg(octet_length(json)::text || ':' || id::text || ':' || created::text || ':' || change::text, ','
+      ORDER BY change) FILTER (WHERE json IS NOT NULL) AS tasks,
+    string_agg(id::text || ':' || change::text, ',' ORDER BY change) FILTER (WHERE json IS NULL) AS deleted
+  FROM logged_kept
+), mode AS (
+  -- Every change, none trimmed and none missing: a write of an earlier version journals nothing.
+  SELECT (SELECT after FROM state) > 0 AND changes = through - (SELECT after FROM state) AS journal FROM logged_reply
+)`;
+}
