@@ -24,6 +24,7 @@ import {
   KEY_REUSED,
   MISSING_FIELD,
   NOT_JSON_TYPE,
+  TITLE_NOT_WELL_FORMED,
 } from "../messages.ts";
 import { errorResponse, header, json, parameter, response, schema } from "../pages/openapi-parts.ts";
 import type { Route, RouteContext } from "./route.ts";
@@ -55,7 +56,7 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
           operation: LIST_TASKS,
           head: { operationId: "headTasks", summary: "What GET returns, without the body" },
           handler: (c) => {
-            const after = parseCursor(c.req.query("after"), "after");
+            const after = parseCursor(c.req.query("after"), "after", "task id");
             const list = store.read();
             return list instanceof Promise
               ? list.then((read) => listResponse(c, read, after))
@@ -104,7 +105,7 @@ const LIST_TASKS = {
       content: json({ type: "array", items: schema("Task") }, INITIAL_TASKS),
     },
     "304": response("NotModified"),
-    "400": errorResponse("`after` is not a whole number of at most 15 digits", badCursor("after")),
+    "400": errorResponse("`after` is not a whole number of at most 15 digits", badCursor("after", "task id")),
     "503": response("StoreUnavailable"),
   },
 };
@@ -129,12 +130,13 @@ function createTask(config: AppConfig) {
       },
       "400": {
         description:
-          "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type",
+          "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type, or title is not well-formed Unicode",
         content: {
           "application/json": {
             schema: schema("Error"),
             examples: {
               missing: { value: { message: MISSING_FIELD } },
+              unpaired: { value: { message: TITLE_NOT_WELL_FORMED } },
               key: { value: { message: BAD_IDEMPOTENCY_KEY } },
             },
           },

@@ -10,6 +10,7 @@ import { taskAccessCases } from "./task-access.ts";
 import { taskChangeCases } from "./task-changes.ts";
 import { taskEventCases } from "./task-events.ts";
 import { taskLimitCases } from "./task-limits.ts";
+import { titleCases } from "./titles.ts";
 
 export type { ConformanceOptions, ConformanceTarget, FetchFunction } from "./client.ts";
 
@@ -19,8 +20,10 @@ export type ConformanceCase = StatefulCase;
 /** The outcome of one case in {@link runConformance}. */
 export interface CaseResult {
   readonly name: string;
-  /** Why the case failed; undefined when it passed. */
+  /** Why the case failed; undefined when it passed or was skipped. */
   readonly failure: string | undefined;
+  /** Why the case was not run; undefined when it was. */
+  readonly skipped?: string;
 }
 
 /**
@@ -44,6 +47,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
     // Last: they edit and delete tasks, which the cases above do not expect of the list.
     ...taskChangeCases(),
+    ...titleCases(),
     ...taskEventCases(options.sockets === true),
     ...taskAccessCases(options),
   ];
@@ -108,11 +112,11 @@ export async function runConformance(
   for (const testCase of conformanceCases(options)) {
     let failure: string | undefined;
     try {
-      await testCase.run(client);
+      if (testCase.skip === undefined) await testCase.run(client);
     } catch (error) {
       failure = describeFailure(error);
     }
-    const result = { name: testCase.name, failure };
+    const result = { name: testCase.name, failure, ...(testCase.skip === undefined ? {} : { skipped: testCase.skip }) };
     results.push(result);
     onResult(result);
   }
