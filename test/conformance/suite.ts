@@ -1,6 +1,7 @@
 import { accessCases } from "./access.ts";
 import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
+import { emptyHeaderCases } from "./empty-headers.ts";
 import { runTableCase, type TableCase } from "./expect.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { liveCases } from "./live.ts";
@@ -48,6 +49,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     // Last: they edit and delete tasks, which the cases above do not expect of the list.
     ...taskChangeCases(),
     ...titleCases(),
+    ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
     ...taskAccessCases(options),
   ];
