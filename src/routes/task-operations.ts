@@ -80,6 +80,8 @@ export function taskOperations(config: AppConfig): {
       operation: {
         operationId: "getTask",
         summary: "Read one task, exactly as the list serves it, with its own ETag",
+        description:
+          "The task's JSON, byte for byte as the list serves it. Its strong ETag changes whenever the task changes and never names another task or another version: send it in If-Match to write that version only.",
         parameters: [parameter("IfNoneMatch")],
         responses: {
           "200": {
@@ -150,6 +152,8 @@ export function taskOperations(config: AppConfig): {
     DELETE: {
       operationId: "deleteTask",
       summary: "Delete a task; its id is never given again",
+      description:
+        "The task leaves the list and frees room under its limits; an Idempotency-Key that created it still replays it. With If-Match, only while the task is still that version.",
       parameters: [IF_MATCH],
       responses: {
         "204": { description: "Deleted; no body" },

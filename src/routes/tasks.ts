@@ -97,6 +97,8 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
 const LIST_TASKS = {
   operationId: "listTasks",
   summary: "Read the whole list in insertion order, or with `after` only the tasks after an id",
+  description:
+    "The tasks in the order they were added, which is id order, each exactly as every response shows it. With `after`, only the tasks whose id is greater ([] when none): new tasks, nothing of edits and deletions. The ETag is the list's either way and changes with every change, so If-None-Match makes polling an unchanged list a 304.",
   parameters: [parameter("IfNoneMatch"), parameter("After")],
   responses: {
     "200": {
