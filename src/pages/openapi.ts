@@ -124,7 +124,7 @@ function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, pat
   }
   if (route.cors && config.corsOrigins !== undefined) {
     // A path parameter out of its pattern is no path of the route: 404, as for every method.
-    const outOfPattern = route.parameters?.some((parameter) => parameter.in === "path")
+    const outOfPattern: Record<string, Json> = route.parameters?.some((parameter) => parameter.in === "path")
       ? { "404": errorResponse("A path parameter is not written as described", NOT_FOUND) }
       : {};
     item.options = {
