@@ -5,6 +5,8 @@
 export const MISSING_FIELD = "Title or completed status is missing";
 export const NOT_AN_OBJECT = "Request body must be a JSON object with title and completed";
 export const TITLE_NOT_STRING = "title must be a string";
+/** The 400 for a title holding a lone half of a surrogate pair, which no UTF-8 text can carry. */
+export const TITLE_NOT_WELL_FORMED = "title must be well-formed Unicode: remove the unpaired surrogate";
 export const COMPLETED_NOT_BOOLEAN = "completed must be a boolean (true or false)";
 export const EMPTY_BODY = "Request body is empty: send a JSON object with title and completed";
 export const NOT_UTF8 = "Request body must be UTF-8 encoded JSON";
@@ -51,9 +53,14 @@ export const KEY_REUSED = "This Idempotency-Key was sent with another task: send
 /** The 409 for an Idempotency-Key whose first request is still being handled. */
 export const KEY_IN_PROGRESS = "A request with this Idempotency-Key is still being answered: try again in a moment";
 
-/** The 400 for a cursor that is not a task id. */
-export function badCursor(name: "after" | "Last-Event-ID"): string {
-  return `${name} must be a whole number of at most 15 digits: the id of the last task you have`;
+/**
+ * The 400 for a cursor that is not a whole number: on `GET /tasks?after=N` a task id, on
+ * `/tasks/events` (`after` or `Last-Event-ID`) a change number.
+ */
+export function badCursor(name: "after" | "Last-Event-ID", counts: "task id" | "change number"): string {
+  const what =
+    counts === "task id" ? "the id of the last task you have" : "the change number of the last event you have";
+  return `${name} must be a whole number of at most 15 digits: ${what}`;
 }
 
 /** The 400 for a `completed` query parameter other than one `true` or `false`. */
@@ -95,3 +102,5 @@ export const STALE_IF_MATCH =
 export const NOT_PATCH_TYPE = "Content-Type must be application/merge-patch+json or application/json";
 /** The 400 for a PATCH body that is not a JSON object. */
 export const NOT_A_PATCH = "Request body must be a JSON object with title, completed or both";
+/** The 400 for an empty PATCH body: a merge patch needs neither field, but it needs an object. */
+export const EMPTY_PATCH = "Request body is empty: send a JSON object with title, completed or both";

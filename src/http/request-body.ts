@@ -125,8 +125,11 @@ export function requireJsonContentType(contentType: string | undefined): void {
   }
 }
 
-/** Parses a JSON body, telling an empty body, bytes that are not UTF-8 and malformed JSON apart. */
-export function parseJson(body: Uint8Array): unknown {
+/**
+ * Parses a JSON body, telling an empty body, bytes that are not UTF-8 and malformed JSON apart;
+ * `empty` is the message for an empty body, which says what the request's body should hold.
+ */
+export function parseJson(body: Uint8Array, empty = EMPTY_BODY): unknown {
   let text: string;
   try {
     text = decoder.decode(body);
@@ -137,7 +140,7 @@ export function parseJson(body: Uint8Array): unknown {
     return JSON.parse(text);
   } catch {
     // Told apart only once parsing failed: an empty body is no JSON either.
-    throw apiError(400, text.trim() === "" ? EMPTY_BODY : NOT_JSON);
+    throw apiError(400, text.trim() === "" ? empty : NOT_JSON);
   }
 }
 

@@ -1,8 +1,9 @@
 // What a write to one task sends beside its body: an If-Match naming the versions it was made
 // against, and a PATCH's JSON merge patch (RFC 7396) of title and completed.
 import { apiError } from "../errors.ts";
-import { COMPLETED_NOT_BOOLEAN, NOT_A_PATCH, NOT_PATCH_TYPE, TITLE_NOT_STRING } from "../messages.ts";
+import { COMPLETED_NOT_BOOLEAN, NOT_A_PATCH, NOT_PATCH_TYPE } from "../messages.ts";
 import type { IfMatch, TaskPatch } from "../store/store.ts";
+import { checkTitle } from "./new-task.ts";
 
 const PATCH_TYPES = new Set(["application/merge-patch+json", "application/json"]);
 
@@ -36,7 +37,7 @@ export function toTaskPatch(value: unknown): TaskPatch {
   const patch: { title?: string; completed?: boolean } = {};
   if (Object.hasOwn(value, "title")) {
     const title = (value as { title: unknown }).title;
-    if (typeof title !== "string") throw apiError(400, TITLE_NOT_STRING);
+    checkTitle(title);
     patch.title = title;
   }
   if (Object.hasOwn(value, "completed")) {

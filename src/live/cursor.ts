@@ -7,11 +7,16 @@ import { badCursor } from "../messages.ts";
 const CURSOR = /^\d{1,15}$/;
 
 /**
- * Reads a cursor sent as `name` (the `after` parameter or the `Last-Event-ID` header), or
- * undefined when it was not sent; anything but a whole number of at most 15 digits gets 400.
+ * Reads a cursor sent as `name` (the `after` parameter or the `Last-Event-ID` header), which
+ * `counts` task ids or change numbers, or undefined when it was not sent; anything but a whole
+ * number of at most 15 digits gets 400.
  */
-export function parseCursor(value: string | undefined, name: "after" | "Last-Event-ID"): number | undefined {
+export function parseCursor(
+  value: string | undefined,
+  name: "after" | "Last-Event-ID",
+  counts: "task id" | "change number",
+): number | undefined {
   if (value === undefined) return undefined;
-  if (!CURSOR.test(value)) throw apiError(400, badCursor(name));
+  if (!CURSOR.test(value)) throw apiError(400, badCursor(name, counts));
   return Number(value);
 }

@@ -11,6 +11,20 @@ export type Json = { readonly [key: string]: unknown };
 /** The largest cursor: at most 15 digits. */
 const MAX_CURSOR = 999_999_999_999_999;
 
+/** The document's tags, each route's operations under one, with what they group. */
+export const TAGS = {
+  tasks: "The list and its tasks: read the list, add a task, read, change and delete one",
+  events: "The list's changes as they take effect, as Server-Sent Events or WebSocket messages",
+  documents: "This document, and the home page for people",
+} as const;
+/** A tag of the document. */
+export type Tag = keyof typeof TAGS;
+
+const TITLE = {
+  type: "string",
+  description: "Well-formed Unicode: a lone half of a surrogate pair, such as JSON's \\ud800 escape, gets 400",
+};
+
 /** A JSON media type with its schema and, when given, an example. */
 export const json = (schema: Json, example?: unknown): Json => ({
   "application/json": example === undefined ? { schema } : { schema, example },
@@ -56,13 +70,13 @@ export function components(config: AppConfig): Json {
       },
       NewTask: {
         type: "object",
-        properties: { title: { type: "string" }, completed: { type: "boolean" } },
+        properties: { title: TITLE, completed: { type: "boolean" } },
         required: ["title", "completed"],
       },
       TaskPatch: {
         type: "object",
         description: "A JSON merge patch: the members present are applied, others (id included) ignored",
-        properties: { title: { type: "string" }, completed: { type: "boolean" } },
+        properties: { title: TITLE, completed: { type: "boolean" } },
       },
       Error: {
         type: "object",
@@ -93,7 +107,7 @@ export function components(config: AppConfig): Json {
         in: "query",
         required: false,
         description:
-          "The change number the client's copy is at (a task's id while nothing was edited or deleted): only what changed after it is sent. Anything but a whole number of at most 15 digits gets 400",
+          "The change number the client's copy is at (a task's id while nothing was edited or deleted): only what changed after it is sent. Anything but a whole number of at most 15 digits gets 400, even beside a Last-Event-ID",
         schema: { type: "integer", minimum: 0, maximum: MAX_CURSOR },
       },
       LastEventId: {
@@ -152,6 +166,10 @@ export function components(config: AppConfig): Json {
         content: json(schema("Error"), { message: NO_TOKEN }),
       },
       ReadOnly: errorResponse("The token may only read the list", READ_ONLY),
+      RefusedByRuntime: {
+        description:
+          "The service answers no 4xx here, but the runtime refuses a request it cannot take before the service sees it: 400 for a header it cannot parse, 431 or 414 for headers or a URL past its limits. The body, if any, is the runtime's own",
+      },
       InternalError: {
         description: "Something unexpected failed; the detail is in the log",
         content: json(schema("Error"), { message: INTERNAL_ERROR }),

@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document, derived from the route table: each route's paths, methods and
 // operations, with what every operation shares (access, 500, HEAD beside GET, CORS preflights).
 import type { AppConfig } from "../config.ts";
-import { components, type Json, response } from "./openapi-parts.ts";
+import { NOT_FOUND } from "../messages.ts";
+import { components, errorResponse, type Json, response, TAGS, type Tag } from "./openapi-parts.ts";
 
 /** The methods a route may serve, in the order `Allow` lists them; HEAD comes with GET. */
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -9,11 +10,14 @@ export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
 const ALLOW_ORDER = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 
-/** How the document describes one operation; access, 500 and alias ids are added for every operation. */
+/**
+ * How the document describes one operation; access, 500 and alias ids are added for every operation,
+ * and the runtime's refusals for one with no 4xx of its own.
+ */
 export interface Operation {
   readonly operationId: string;
   readonly summary: string;
-  readonly description?: string;
+  readonly description: string;
   readonly parameters?: readonly Json[];
   readonly requestBody?: Json;
   readonly responses: Readonly<Record<string, Json>>;
@@ -50,7 +54,7 @@ export interface DocumentedRoute<E extends Endpoint = Endpoint> {
   /** The path's parameters, for every operation on it (a CORS preflight's too). */
   readonly parameters?: readonly Json[];
   /** The document's tag for the route's operations. */
-  readonly tag: string;
+  readonly tag: Tag;
   /** Whether CORS_ORIGINS apply: its OPTIONS is then a preflight. */
   readonly cors: boolean;
   readonly methods: Endpoints<E>;
@@ -73,12 +77,14 @@ export function openApiDocument(config: AppConfig, routes: readonly DocumentedRo
       paths[documented] = pathItem(config, route, index === 0 ? "" : pascal(documented), documented, parts);
     });
   }
-  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));
+  const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAGS[name] }));
   return {
     openapi: "3.1.0",
     info: {
       title: "Task list service",
       version: "1.0.0",
+      license: { name: "MIT", identifier: "MIT" },
+      contact: { name: "Task list service maintainers" },
       description:
         "An ordered list of tasks. /tasks and /index.php serve the same list, and /tasks/{id} one task of it; / is a page for people that shows it. A method a path does not list gets 405 with no body and an Allow header naming the methods it lists (HEAD with GET; OPTIONS only as a CORS preflight). Any other path answers 404 with an Error body.",
     },
@@ -101,8 +107,10 @@ function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, pat
       ...own,
       operationId: `${own.operationId}${suffix}`,
       tags: [route.tag],
-      ...(guarded.security === undefined ? {} : { security: guarded.security }),
-      responses: sortedStatuses({ ...guarded.responses, ...own.responses, "500": response("InternalError") }),
+      security: guarded.security,
+      responses: sortedStatuses(
+        withRefusals({ ...guarded.responses, ...own.responses, "500": response("InternalError") }),
+      ),
     };
   };
   for (const method of METHODS) {
@@ -115,11 +123,22 @@ function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, pat
     }
   }
   if (route.cors && config.corsOrigins !== undefined) {
+    // A path parameter out of its pattern is no path of the route: 404, as for every method.
+    const outOfPattern: Record<string, Json> = route.parameters?.some((parameter) => parameter.in === "path")
+      ? { "404": errorResponse("A path parameter is not written as described", NOT_FOUND) }
+      : {};
     item.options = {
       operationId: `preflight${pascal(path)}`,
       summary: "CORS preflight",
+      description: `A browser's preflight before a cross-origin request: for the origins CORS_ORIGINS names, the methods this path serves (${allowOf(route)}) and the request headers asked for. Anyone may send it; it never needs a token.`,
       tags: [route.tag],
-      responses: { "204": { description: "Preflight handled; Access-Control-* headers tell what is allowed" } },
+      security: [],
+      responses: sortedStatuses(
+        withRefusals({
+          "204": { description: "Preflight handled; Access-Control-* headers tell what is allowed" },
+          ...outOfPattern,
+        }),
+      ),
     };
   }
   return item;
@@ -144,15 +163,28 @@ function headOf(get: Json, head: HeadOperation, suffix: string, parts: Json): Js
   };
 }
 
-/** What a guarded operation declares when tokens are set: the bearer scheme, and the 401 (and 403) it may respond with. */
-function access(config: AppConfig, who: Access): { security?: Json[]; responses: Json } {
+/**
+ * What an operation declares of access: with tokens set for it, the bearer scheme and the 401 (and
+ * 403) it may respond with; else, explicitly, that it needs none.
+ */
+function access(config: AppConfig, who: Access): { security: Json[]; responses: Json } {
   const guarded = who === "read" ? config.readTokens.length > 0 : who === "write" && config.writeTokens.length > 0;
-  if (!guarded) return { responses: {} };
+  if (!guarded) return { security: [], responses: {} };
   const forbidden = who === "write" && config.readTokens.length > 0;
   return {
     security: [{ bearerToken: [] }],
     responses: { "401": response("Unauthorized"), ...(forbidden ? { "403": response("ReadOnly") } : {}) },
   };
+}
+
+/**
+ * The responses with the runtime's refusals of a request it cannot take, when the service itself
+ * answers no 4xx: so every operation says how a client's request may fail. Where the service has a
+ * 4xx of its own, a client's typed errors stay the service's JSON ones.
+ */
+function withRefusals(responses: Record<string, Json>): Record<string, Json> {
+  if (Object.keys(responses).some((status) => status.startsWith("4"))) return responses;
+  return { ...responses, "4XX": response("RefusedByRuntime") };
 }
 
 function sortedStatuses(responses: Record<string, Json>): Record<string, Json> {

@@ -17,7 +17,13 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
     methods: {
       GET: {
         access: "public",
-        operation: fixed("getOpenApiDocument", "This document", { ETag: header("ETag") }, json({ type: "object" })),
+        operation: fixed(
+          "getOpenApiDocument",
+          "This document",
+          "The OpenAPI 3.1 description of this deployment, built from its route table and settings: its base path, tokens, CORS and limits. Anyone may read it.",
+          { ETag: header("ETag") },
+          json({ type: "object" }),
+        ),
         head: { operationId: "headOpenApiDocument", summary: "What GET returns, without the body" },
         handler: (c) => conditionalResponse(c, document.tag, () => document.body, {}),
       },
@@ -36,6 +42,7 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
         operation: fixed(
           "getHomePage",
           "The home page for people: the list, kept current while open, and a form to add a task",
+          "An HTML page for a browser: it reads and follows the list through this API, and adds, renames, completes and deletes tasks. Its Content-Security-Policy lets it reach its own origin only. Anyone may read it; writing through it needs what the API needs.",
           {
             ETag: header("ETag"),
             "Cache-Control": header("CacheControl"),
@@ -69,10 +76,17 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
 }
 
 /** The GET of a fixed resource. */
-function fixed(operationId: string, summary: string, headers: Record<string, unknown>, content: object): Operation {
+function fixed(
+  operationId: string,
+  summary: string,
+  description: string,
+  headers: Record<string, unknown>,
+  content: object,
+): Operation {
   return {
     operationId,
     summary,
+    description,
     parameters: [parameter("IfNoneMatch")],
     responses: { "200": { description: summary, headers, content }, "304": response("NotModified") },
   };

@@ -1,9 +1,9 @@
 // Following the list: GET /tasks/events serves Server-Sent Events, or with `Upgrade: websocket` a
 // WebSocket, from the reader's cursor on.
 
-import { badCursor, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
+import { badCursor, badHandshake, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
-import { errorResponse, header, parameter, response } from "../pages/openapi-parts.ts";
+import { header, parameter, response, schema } from "../pages/openapi-parts.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { subscription } from "./subscription.ts";
 
@@ -56,10 +56,20 @@ function followTasks(maxSubscribers: number): Operation {
         headers: { "Cache-Control": header("CacheControl") },
         content: { [EVENT_STREAM_TYPE]: { schema: { type: "string" } } },
       },
-      "400": errorResponse(
-        "The cursor is not a whole number of at most 15 digits, or a WebSocket handshake lacks what RFC 6455 asks",
-        badCursor("after"),
-      ),
+      "400": {
+        description:
+          "`after` or Last-Event-ID is not a whole number of at most 15 digits (each is checked whenever it is sent), or a WebSocket handshake lacks what RFC 6455 asks",
+        content: {
+          "application/json": {
+            schema: schema("Error"),
+            examples: {
+              after: { value: { message: badCursor("after", "change number") } },
+              lastEventId: { value: { message: badCursor("Last-Event-ID", "change number") } },
+              handshake: { value: { message: badHandshake("Sec-WebSocket-Key") } },
+            },
+          },
+        },
+      },
       "503": {
         ...response("StoreUnavailable"),
         description: `MAX_SUBSCRIBERS (${maxSubscribers}) follow the list already ("${TOO_MANY_SUBSCRIBERS}"), the server is stopping, or the store cannot be reached: try again after Retry-After`,

@@ -17,7 +17,7 @@ const LIMIT = /^[1-9]\d{0,4}$/;
  * {@link MAX_LIMIT}), each optional; a malformed one, or `completed` or `limit` given twice, gets 400.
  */
 export function listQuery(c: Context<AppEnv>): PageQuery {
-  const after = parseCursor(c.req.query("after"), "after") ?? 0;
+  const after = parseCursor(c.req.query("after"), "after", "task id") ?? 0;
   // Most reads, polls among them, carry no query string: then there is nothing more to read.
   if (!c.req.url.includes("?")) return { after };
   return { after, completed: completedOf(c.req.queries("completed")), limit: limitOf(c.req.queries("limit")) };

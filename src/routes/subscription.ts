@@ -39,8 +39,10 @@ export function subscription({
   const subscribers = new Subscribers(maxSubscribers);
   return (c) => {
     // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
-    const cursor =
-      parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID") ?? parseCursor(c.req.query("after"), "after") ?? 0;
+    // Both are checked whenever they are sent, though Last-Event-ID wins.
+    const lastEventId = parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID", "change number");
+    const after = parseCursor(c.req.query("after"), "after", "change number");
+    const cursor = lastEventId ?? after ?? 0;
     const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
     if (c.req.method === "HEAD") return respond(c, 200, null, headers);
     if (closing?.aborted) throw apiError(503, STOPPING);

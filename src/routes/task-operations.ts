@@ -6,6 +6,7 @@ import {
   bodyStalled,
   bodyTooLarge,
   COMPLETED_NOT_BOOLEAN,
+  EMPTY_PATCH,
   fullOfBytes,
   MISSING_FIELD,
   NOT_A_PATCH,
@@ -15,6 +16,7 @@ import {
   STALE_IF_MATCH,
   TASK_DELETED,
   TITLE_NOT_STRING,
+  TITLE_NOT_WELL_FORMED,
 } from "../messages.ts";
 import type { HeadOperation, Operation } from "../pages/openapi.ts";
 import { errorResponse, header, type Json, json, parameter, response, schema } from "../pages/openapi-parts.ts";
@@ -78,6 +80,8 @@ export function taskOperations(config: AppConfig): {
       operation: {
         operationId: "getTask",
         summary: "Read one task, exactly as the list serves it, with its own ETag",
+        description:
+          "The task's JSON, byte for byte as the list serves it. Its strong ETag changes whenever the task changes and never names another task or another version: send it in If-Match to write that version only.",
         parameters: [parameter("IfNoneMatch")],
         responses: {
           "200": {
@@ -112,11 +116,16 @@ export function taskOperations(config: AppConfig): {
       },
       responses: {
         "200": { description: "The task as it now is", headers: { ETag: header("ETag") }, content: TASK_BODY },
-        "400": invalid("The body is not a JSON object, or title or completed is null or of the wrong type", {
-          object: NOT_A_PATCH,
-          title: TITLE_NOT_STRING,
-          completed: COMPLETED_NOT_BOOLEAN,
-        }),
+        "400": invalid(
+          "The body is empty, not valid JSON or not a JSON object, or title or completed is null or of the wrong type, or title is not well-formed Unicode",
+          {
+            empty: EMPTY_PATCH,
+            object: NOT_A_PATCH,
+            title: TITLE_NOT_STRING,
+            unpaired: TITLE_NOT_WELL_FORMED,
+            completed: COMPLETED_NOT_BOOLEAN,
+          },
+        ),
         "415": {
           ...errorResponse("Content-Type is neither a merge patch nor JSON", NOT_PATCH_TYPE),
           headers: { "Accept-Patch": header("AcceptPatch") },
@@ -132,10 +141,10 @@ export function taskOperations(config: AppConfig): {
       requestBody: { required: true, content: json(schema("NewTask"), { title: "Write the README", completed: true }) },
       responses: {
         "200": { description: "The task as it now is", content: TASK_BODY },
-        "400": invalid("The body is not valid JSON, not an object, or a field is missing or of the wrong type", {
-          missing: MISSING_FIELD,
-          title: TITLE_NOT_STRING,
-        }),
+        "400": invalid(
+          "The body is not valid JSON, not an object, or a field is missing or of the wrong type, or title is not well-formed Unicode",
+          { missing: MISSING_FIELD, title: TITLE_NOT_STRING, unpaired: TITLE_NOT_WELL_FORMED },
+        ),
         "415": errorResponse("Content-Type is present and not JSON", NOT_JSON_TYPE),
         ...writeFailures,
       },
@@ -143,6 +152,8 @@ export function taskOperations(config: AppConfig): {
     DELETE: {
       operationId: "deleteTask",
       summary: "Delete a task; its id is never given again",
+      description:
+        "The task leaves the list and frees room under its limits; an Idempotency-Key that created it still replays it. With If-Match, only while the task is still that version.",
       parameters: [IF_MATCH],
       responses: {
         "204": { description: "Deleted; no body" },

@@ -9,7 +9,7 @@ import { parseJson, readBody, requireJsonContentType } from "../http/request-bod
 import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
-import { fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
+import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
 import type { IfMatch, TaskPatch, WriteResult } from "../store/store.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { TASK_ID_PARAMETER, taskOperations } from "./task-operations.ts";
@@ -93,7 +93,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
           handler: (c) =>
             edit(c, true, (body) => {
               requireMergePatchType(c.req.header("content-type"));
-              return toTaskPatch(parseJson(body));
+              return toTaskPatch(parseJson(body, EMPTY_PATCH));
             }),
         },
         PUT: {

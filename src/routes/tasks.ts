@@ -25,6 +25,7 @@ import {
   KEY_REUSED,
   MISSING_FIELD,
   NOT_JSON_TYPE,
+  TITLE_NOT_WELL_FORMED,
 } from "../messages.ts";
 import { errorResponse, header, json, parameter, response, schema } from "../pages/openapi-parts.ts";
 import { listQuery, MAX_LIMIT, nextLink } from "./list-query.ts";
@@ -105,7 +106,7 @@ const LIST_TASKS = {
   operationId: "listTasks",
   summary: "Read the whole list in insertion order, or part of it: the tasks after an id, in one state, in pages",
   description:
-    "The parameters combine: the tasks after `after` whose completed is `completed`, at most `limit` of them. The ETag is the whole list's, whatever part is read.",
+    "The tasks in the order they were added, which is id order, each exactly as every response shows it. The parameters combine: the tasks after `after` (new tasks, nothing of edits and deletions) whose completed is `completed`, at most `limit` of them. The ETag is the whole list's, whatever part is read, and changes with every change, so If-None-Match makes polling an unchanged list a 304.",
   parameters: [
     parameter("IfNoneMatch"),
     parameter("After"),
@@ -147,7 +148,7 @@ const LIST_TASKS = {
         "application/json": {
           schema: schema("Error"),
           examples: {
-            after: { value: { message: badCursor("after") } },
+            after: { value: { message: badCursor("after", "task id") } },
             completed: { value: { message: BAD_COMPLETED } },
             limit: { value: { message: badLimit(MAX_LIMIT) } },
           },
@@ -178,12 +179,13 @@ function createTask(config: AppConfig) {
       },
       "400": {
         description:
-          "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type",
+          "The Idempotency-Key is malformed, or the body is not valid JSON, not an object, or a field is missing or of the wrong type, or title is not well-formed Unicode",
         content: {
           "application/json": {
             schema: schema("Error"),
             examples: {
               missing: { value: { message: MISSING_FIELD } },
+              unpaired: { value: { message: TITLE_NOT_WELL_FORMED } },
               key: { value: { message: BAD_IDEMPOTENCY_KEY } },
             },
           },

@@ -27,11 +27,12 @@ export function describeRuntimeConformance(runtime: Runtime): void {
     fresh: true,
     sockets: true,
     maxListBytes: FILLED_LIST.maxListBytes,
+    worker: workerd,
   });
   // The whole suite runs with these settings in-process on every store (test/unit, test/postgres,
   // test/workers for the Durable Object): through a real server, what the settings change. On
   // Workers with the list in the Durable Object, which holds its WebSocket subscribers itself.
-  const configured = { ...CONFIGURED_OPTIONS, fresh: true, sockets: true };
+  const configured = { ...CONFIGURED_OPTIONS, fresh: true, sockets: true, worker: workerd };
   describeServer(
     runtime,
     workerd ? "--env durable, every setting configured" : "every setting configured",

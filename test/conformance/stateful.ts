@@ -12,6 +12,8 @@ export interface StatefulCase {
    * the way a runtime reaches it is new.
    */
   readonly core?: true;
+  /** Why the target cannot run this case, which is then reported as skipped rather than run. */
+  readonly skip?: string;
   run(client: Client): Promise<void>;
 }
 

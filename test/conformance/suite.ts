@@ -1,6 +1,7 @@
 import { accessCases } from "./access.ts";
 import { byteLimitCases } from "./byte-limit.ts";
 import { type ConformanceOptions, type ConformanceTarget, createClient } from "./client.ts";
+import { emptyHeaderCases } from "./empty-headers.ts";
 import { runTableCase, type TableCase } from "./expect.ts";
 import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
@@ -11,6 +12,7 @@ import { taskAccessCases } from "./task-access.ts";
 import { taskChangeCases } from "./task-changes.ts";
 import { taskEventCases } from "./task-events.ts";
 import { taskLimitCases } from "./task-limits.ts";
+import { titleCases } from "./titles.ts";
 
 export type { ConformanceOptions, ConformanceTarget, FetchFunction } from "./client.ts";
 
@@ -20,8 +22,10 @@ export type ConformanceCase = StatefulCase;
 /** The outcome of one case in {@link runConformance}. */
 export interface CaseResult {
   readonly name: string;
-  /** Why the case failed; undefined when it passed. */
+  /** Why the case failed; undefined when it passed or was skipped. */
   readonly failure: string | undefined;
+  /** Why the case was not run; undefined when it was. */
+  readonly skipped?: string;
 }
 
 /**
@@ -46,6 +50,8 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
     // Last: they edit and delete tasks, which the cases above do not expect of the list.
     ...taskChangeCases(),
+    ...titleCases(),
+    ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
     ...taskAccessCases(options),
   ];
@@ -111,11 +117,11 @@ export async function runConformance(
   for (const testCase of conformanceCases(options)) {
     let failure: string | undefined;
     try {
-      await testCase.run(client);
+      if (testCase.skip === undefined) await testCase.run(client);
     } catch (error) {
       failure = describeFailure(error);
     }
-    const result = { name: testCase.name, failure };
+    const result = { name: testCase.name, failure, ...(testCase.skip === undefined ? {} : { skipped: testCase.skip }) };
     results.push(result);
     onResult(result);
   }

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { appFrom, ENTRY_POINTS, postJson, postText, readTasks, type TaskBody, taskText } from "./helpers.ts";
+import {
+  appFrom,
+  ENTRY_POINTS,
+  expectRefused,
+  postJson,
+  postText,
+  readTasks,
+  type TaskBody,
+  taskText,
+} from "./helpers.ts";
 
 describe.each(ENTRY_POINTS)("POST on $path", ({ env, path }) => {
   test("creates the task, returns 200 with it as JSON, and appends it to the list", async () => {
@@ -65,9 +74,6 @@ describe.each(ENTRY_POINTS)("POST on $path", ({ env, path }) => {
     { kind: "emoji", title: "Ship it 🚀 with 👩‍👩‍👧‍👦 and 🇳🇱" },
     { kind: "CJK", title: "写测试 テストを書く 테스트 작성" },
     { kind: "combining marks", title: "Cafe\u0301 n\u0303 a\u030a\u0301" },
-    { kind: "a lone high surrogate", title: "\ud800" },
-    { kind: "a lone low surrogate", title: "before \udc00 after" },
-    { kind: "reversed surrogates", title: "\udc00\ud800" },
     { kind: "control characters, quotes and backslashes", title: 'tab\there\nnul\u0000 "q" \\ \u2028\u2029' },
     { kind: "10,000 characters", title: "abcdefghij".repeat(1000) },
     { kind: "10,000 emoji", title: "😀".repeat(10_000) },
@@ -84,6 +90,23 @@ describe.each(ENTRY_POINTS)("POST on $path", ({ env, path }) => {
     const list = await (await app.request(path)).text();
     expect(list.endsWith(`,${expected}]`)).toBe(true);
     expect((JSON.parse(list) as TaskBody[]).at(-1)?.title).toBe(title);
+  });
+
+  test.each([
+    { kind: "a lone high surrogate", title: "\ud800" },
+    { kind: "a lone low surrogate", title: "before \udc00 after" },
+    { kind: "a high surrogate at the end", title: "Ends with \ud83d" },
+    { kind: "reversed surrogates", title: "\udc00\ud800" },
+  ])("refuses a title with $kind, which is not well-formed Unicode, with 400 naming title", async ({ title }) => {
+    const app = appFrom(env);
+    // JSON.stringify writes an unpaired surrogate as its \uXXXX escape, as a client's JSON would.
+    await expectRefused(
+      app,
+      path,
+      () => postJson(app, path, { title, completed: false }),
+      400,
+      "title must be well-formed Unicode: remove the unpaired surrogate",
+    );
   });
 
   test("escaped and raw forms of the same title are stored the same", async () => {

@@ -76,9 +76,16 @@ test("the document states the configured limits in its descriptions and examples
   expect(text).toContain("this task would take the list past its limit of 65536 bytes");
 });
 
-test("without tokens the document declares no security; with them, the bearer scheme and 401/403 where they apply", async () => {
-  const open = await documentOf(await appFrom({}).request("/openapi.json"));
-  expect(JSON.stringify(open)).not.toMatch(/"security"|"securitySchemes"|bearer|"401"|"403"/i);
+test("without tokens every operation says it needs no security; with them, the bearer scheme and 401/403 where they apply", async () => {
+  const open = await documentOf(await appFrom({ CORS_ORIGINS: "*" }).request("/openapi.json"));
+  expect(JSON.stringify(open)).not.toMatch(/"securitySchemes"|bearer|"401"|"403"/i);
+  for (const [path, item] of Object.entries(open.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (typeof operation === "object" && "responses" in operation) {
+        expect(operation.security, `${method} ${path}`).toEqual([]);
+      }
+    }
+  }
 
   const writeOnly = await documentOf(
     await appFrom({ WRITE_TOKENS: "write-token-0123456789" }).request("/openapi.json"),
@@ -89,7 +96,7 @@ test("without tokens the document declares no security; with them, the bearer sc
   expect(writeOnly.paths["/tasks"]?.post?.security).toEqual([{ bearerToken: [] }]);
   expect(Object.keys(writeOnly.paths["/tasks"]?.post?.responses ?? {})).toContain("401");
   expect(Object.keys(writeOnly.paths["/tasks"]?.post?.responses ?? {})).not.toContain("403");
-  expect(writeOnly.paths["/tasks"]?.get?.security).toBeUndefined();
+  expect(writeOnly.paths["/tasks"]?.get?.security).toEqual([]);
 
   const both = await documentOf(
     await appFrom({ READ_TOKENS: "read-token-0123456789", WRITE_TOKENS: "write-token-0123456789" }).request(
@@ -101,15 +108,20 @@ test("without tokens the document declares no security; with them, the bearer sc
     expect(Object.keys(both.paths["/index.php"]?.[method]?.responses ?? {})).toContain("401");
   }
   expect(Object.keys(both.paths["/tasks"]?.post?.responses ?? {})).toContain("403");
-  expect(both.paths["/openapi.json"]?.get?.security).toBeUndefined();
+  expect(both.paths["/openapi.json"]?.get?.security).toEqual([]);
   expect(JSON.stringify(both)).not.toContain("token-0123456789");
 });
 
-test("the document describes OPTIONS as a CORS preflight only when CORS is on", async () => {
+test("the document describes OPTIONS as a CORS preflight only when CORS is on, with 404 where a path parameter is out of pattern", async () => {
   const off = await documentOf(await appFrom({}).request("/openapi.json"));
-  const on = await documentOf(await appFrom({ CORS_ORIGINS: "*" }).request("/openapi.json"));
+  const app = appFrom({ CORS_ORIGINS: "*" });
+  const on = await documentOf(await app.request("/openapi.json"));
   expect(off.paths["/tasks"]?.options).toBeUndefined();
-  expect(Object.keys(on.paths["/tasks"]?.options?.responses ?? {})).toEqual(["204"]);
+  expect(Object.keys(on.paths["/tasks"]?.options?.responses ?? {})).toEqual(["204", "4XX"]);
+  expect(Object.keys(on.paths["/tasks/{id}"]?.options?.responses ?? {})).toEqual(["204", "404"]);
+  const preflight = { "Access-Control-Request-Method": "PATCH", Origin: "https://app.example" };
+  expect((await app.request("/tasks/1", { method: "OPTIONS", headers: preflight })).status).toBe(204);
+  expect((await app.request("/tasks/abc", { method: "OPTIONS", headers: preflight })).status).toBe(404);
 });
 
 describe.each([

@@ -291,7 +291,7 @@ function expectedPost(setup: Setup, probe: Probe, bytes: Uint8Array, state: List
   if (title === undefined || title === null || completed === undefined || completed === null) {
     return { status: 400, message: MISSING_FIELD };
   }
-  if (typeof title !== "string" || typeof completed !== "boolean") return { status: 400 };
+  if (typeof title !== "string" || !title.isWellFormed() || typeof completed !== "boolean") return { status: 400 };
   if (state.tasks.length >= setup.maxTasks) return { status: 507 };
   const lastId = state.tasks.at(-1)?.id ?? 0;
   return { status: 200, created: { id: lastId + 1, title, completed } };

@@ -30,7 +30,7 @@ test("answers made with text bodies carry the same bytes and headers as with byt
   const post = (body: string) => ({ method: "POST", body, headers: { "Content-Type": "application/json" } });
   const requests: [string, RequestInit][] = [
     ["/tasks", {}],
-    ["/tasks", post(JSON.stringify({ title: 'Grüße, 世界 🚀 "q" \\ \u2028 \ud800', completed: true }))],
+    ["/tasks", post(JSON.stringify({ title: 'Grüße, 世界 🚀 "q" \\ \u2028', completed: true }))],
     ["/index.php", {}],
     ["/tasks", { method: "HEAD" }],
     ["/tasks", post("{")],

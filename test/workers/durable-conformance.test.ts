@@ -6,5 +6,5 @@ import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 describeConformance(
   "conformance in workerd through the Worker's fetch, with the list in a Durable Object",
   () => ({ baseUrl: "http://example.com", fetch: (request) => exports.default.fetch(request) }),
-  { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES },
+  { fresh: true, maxListBytes: DEFAULT_MAX_LIST_BYTES, worker: true },
 );
