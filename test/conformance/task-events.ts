@@ -192,7 +192,7 @@ export function taskEventCases(sockets: boolean): StatefulCase[] {
           );
           await checkHeld(client, [...backlog, ...live], "the list a subscriber applying every change holds");
           if (socket !== undefined) {
-            const messages = await Promise.all(Array.from({ length: count }, nextMessage));
+            const messages = (await socket.take(count, "the burst's messages")).map(fromMessage);
             checkEqual(
               messages.map((change) => change.id),
               expected,
