@@ -1,92 +1,18 @@
 // Subscribers under strain on a real server: one that stops reading is cut off and comes back with
 // its cursor missing nothing; thousands that come at once all get each task, and leave nothing
 // behind when they go.
-import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer, Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
-import { listText, requestHead } from "./http.ts";
+import { listText } from "./http.ts";
 import { RUNS_LOAD } from "./load-seconds.ts";
+import { BIG_TITLE, MAX_BIG_TASKS, placeFree, post, RawSubscriber, type Task } from "./raw-subscriber.ts";
+import { describeStalledEdits } from "./stalled-edits.ts";
 
-/** Titles of the tasks that pile up behind a subscriber that does not read: 512 KiB each. */
-const BIG_TITLE = "x".repeat(512 * 1024);
-/** At most this many big tasks (14 MiB, under the default MAX_LIST_BYTES): far past what socket buffers hold. */
-const MAX_BIG_TASKS = 28;
 /** Subscribers that come at once; in `npm test` a quarter as many. */
 const CROWD = RUNS_LOAD ? 2_000 : 500;
-
-interface Task {
-  readonly id: number;
-  readonly title: string;
-  readonly completed: boolean;
-}
-
-/** A subscriber on a bare socket, so that it can stop reading as a stalled client does. */
-class RawSubscriber {
-  readonly socket: Socket;
-  #text = "";
-  #closed = false;
-  readonly closed: Promise<void>;
-
-  constructor(baseUrl: string, path: string) {
-    const { hostname, port } = new URL(baseUrl);
-    this.socket = connect(Number(port), hostname);
-    this.socket.on("data", (chunk: Buffer) => {
-      this.#text += chunk.toString("utf8");
-    });
-    this.socket.on("error", () => {});
-    this.closed = new Promise((done) =>
-      this.socket.once("close", () => {
-        this.#closed = true;
-        done();
-      }),
-    );
-    this.socket.write(requestHead("GET", path, { Accept: "text/event-stream" }));
-  }
-
-  /** Everything received so far, as it came: the response's head, then the chunked body. */
-  get received(): string {
-    return this.#text;
-  }
-
-  /** Whether the connection has closed. */
-  get isClosed(): boolean {
-    return this.#closed;
-  }
-
-  /** Resolves once the response's head and the stream's opening comment have arrived. */
-  async opened(): Promise<void> {
-    while (!this.#text.includes(": following the list")) {
-      if (this.#closed) throw new Error(`the subscription ended before it opened: ${this.#text.slice(0, 300)}`);
-      await sleep(10);
-    }
-  }
-
-  /** The ids of the whole events received so far, in order. */
-  ids(): number[] {
-    return [...this.#text.matchAll(/^id: (\d+)\nevent: task\ndata: .*\n\n/gm)].map((match) => Number(match[1]));
-  }
-}
-
-/** POSTs one task and expects it added. */
-async function post(baseUrl: string, title: string): Promise<Task> {
-  const res = await fetch(`${baseUrl}/tasks`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ title, completed: false }),
-  });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Task;
-}
-
-/** Whether a new subscriber gets a slot now: the only one is taken while a subscriber holds it. */
-async function placeFree(baseUrl: string): Promise<boolean> {
-  const res = await fetch(`${baseUrl}/tasks/events?after=999999999`);
-  await res.body?.cancel();
-  return res.status === 200;
-}
 
 /** The ids of the tasks after `cursor` in the list now. */
 async function idsAfter(baseUrl: string, cursor: number): Promise<number[]> {
@@ -102,6 +28,7 @@ async function idsAfter(baseUrl: string, cursor: number): Promise<number[]> {
 export function describeLive(runtime: Runtime): void {
   const quiet = openQuietSubscriber(runtime);
   describeStalled(runtime);
+  describeStalledEdits(runtime);
   // A Worker is not a process that anyone stops.
   if (runtime !== "workerd") describeStopping(runtime);
   test("a quiet event stream stays open past the runtime's idle timeouts, and gets a keep-alive comment after 15 s", async () => {
