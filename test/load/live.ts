@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer, Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
+import { describeCatchUp } from "./catch-up.ts";
 import { listText } from "./http.ts";
 import { RUNS_LOAD } from "./load-seconds.ts";
 import { BIG_TITLE, MAX_BIG_TASKS, placeFree, post, RawSubscriber, type Task } from "./raw-subscriber.ts";
@@ -29,6 +30,7 @@ export function describeLive(runtime: Runtime): void {
   const quiet = openQuietSubscriber(runtime);
   describeStalled(runtime);
   describeStalledEdits(runtime);
+  describeCatchUp(runtime);
   // A Worker is not a process that anyone stops.
   if (runtime !== "workerd") describeStopping(runtime);
   test("a quiet event stream stays open past the runtime's idle timeouts, and gets a keep-alive comment after 15 s", async () => {
