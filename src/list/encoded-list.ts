@@ -108,6 +108,11 @@ export class EncodedList {
     return this.#change;
   }
 
+  /** Bytes carried by every change this list took since it was made: see {@link ListVersion.changedBytes}. */
+  get changedBytes(): number {
+    return this.#journal.total;
+  }
+
   get usage(): ListUsage {
     return { tasks: this.#tasks, bytes: Math.max(this.#bytes - 1, 0) + 2 };
   }

@@ -100,6 +100,11 @@ export interface ListVersion {
   changesAfter(change: number): readonly ListEvent[] | undefined;
   /** Bytes carried by every change after `change`: Infinity when the list no longer keeps changes that far back. */
   bytesChangedAfter(change: number): number;
+  /**
+   * Bytes carried by every change this copy of the list took since it was made: it only grows, so
+   * a reader can wait for it to pass a mark.
+   */
+  readonly changedBytes: number;
 }
 
 /** A task's own version: its list's instance, its id and its last change, so it never names another task or version. */
@@ -214,6 +219,10 @@ export class Snapshot implements ListVersion {
 
   bytesChangedAfter(change: number): number {
     return journalBytesAfter(this.#journal, change);
+  }
+
+  get changedBytes(): number {
+    return this.#journal.total;
   }
 
   *#events(after: number): Iterable<ListEvent> {

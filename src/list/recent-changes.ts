@@ -30,6 +30,8 @@ export interface JournalView {
   readonly totals: Float64Array;
   readonly start: number;
   readonly end: number;
+  /** Bytes carried by every change journaled since the journal began, forgotten ones included: it only grows. */
+  readonly total: number;
 }
 
 /** Every change of a list after `base`, up to the last {@link JOURNAL_BYTES} or {@link JOURNAL_CHANGES}. */
@@ -69,8 +71,12 @@ export class ChangeJournal {
     this.#totals = new Float64Array(64);
     this.#start = 0;
     this.#base = base;
-    this.#total = 0;
     this.#view = undefined;
+  }
+
+  /** Bytes carried by every change journaled since the journal began: it only grows. */
+  get total(): number {
+    return this.#total;
   }
 
   /** The journal as it is now; the same object until it changes. */
@@ -81,6 +87,7 @@ export class ChangeJournal {
       totals: this.#totals,
       start: this.#start,
       end: this.#entries.length,
+      total: this.#total,
     };
     return this.#view;
   }

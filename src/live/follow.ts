@@ -137,8 +137,9 @@ function otherTurns(): Promise<void> {
 }
 
 /**
- * Waits for a full subscriber to read, or for enough changes to make it one to cut off: it is not
- * woken by each change on the way, so a write costs the same however many subscribers stopped.
+ * Waits for a full subscriber to read, or for enough changes after `from` to make it one to cut
+ * off: it is not woken by each change on the way, so a write costs the same however many
+ * subscribers stopped.
  */
 async function drainedOrBehind(
   store: TaskStore,
@@ -150,9 +151,9 @@ async function drainedOrBehind(
   const either = new AbortController();
   const stop = () => either.abort();
   signal.addEventListener("abort", stop, { once: true });
-  const behind = (now: ListVersion) => now.bytesChangedAfter(from) > FOLLOWER_CUT_OFF_BYTES;
+  const cutOffAt = list.changedBytes - list.bytesChangedAfter(from) + FOLLOWER_CUT_OFF_BYTES;
   try {
-    await Promise.race([sink.drained(either.signal), store.nextChange(list.change, either.signal, behind)]);
+    await Promise.race([sink.drained(either.signal), store.nextChange(list.change, either.signal, cutOffAt)]);
   } finally {
     either.abort();
     signal.removeEventListener("abort", stop);

@@ -1,23 +1,23 @@
 // How a reader waits for the list to change: woken by the append in this process, or, where one
 // request may not wake another (Workers), by looking again on a timer of its own.
-
-import type { EncodedList, ListVersion } from "../list/encoded-list.ts";
-
-/** Whether `list` changed after change `change`, and, with `worth`, whether `worth` holds of it now. */
-export function changedWorth(list: EncodedList, change: number, worth?: (list: ListVersion) => boolean): boolean {
-  return list.change > change && (worth === undefined || worth(list.read()));
-}
+import { MarkHeap } from "./mark-heap.ts";
 
 /** Readers of one list waiting for it to change. */
 export class ChangeSignal {
   readonly #waiters = new Set<() => void>();
+  /** Readers waiting for the level to pass a mark, lowest mark first: a change wakes only those it takes past theirs. */
+  readonly #marks = new MarkHeap();
   readonly #pollMs: number | undefined;
+  readonly #level: () => number;
+  #lastLevel = 0;
 
   /**
    * With `pollMs`, each reader looks again every `pollMs` instead of being woken: on Workers a
-   * promise made by one request and resolved by another is dropped.
+   * promise made by one request and resolved by another is dropped. `level` is what {@link waitPast}
+   * waits on: a number that only grows while the list is the same (the list's `changedBytes`).
    */
-  constructor(pollMs?: number) {
+  constructor(level: () => number, pollMs?: number) {
+    this.#level = level;
     this.#pollMs = pollMs;
   }
 
@@ -41,10 +41,33 @@ export class ChangeSignal {
     });
   }
 
-  /** Wakes the readers whose list has changed. */
+  /** Resolves once the level is past `mark` (at once if it is), or when `signal` aborts. */
+  waitPast(mark: number, signal: AbortSignal): Promise<void> {
+    if (this.#pollMs !== undefined) return this.wait(() => this.#level() > mark, signal);
+    if (this.#level() > mark || signal.aborted) return Promise.resolve();
+    return new Promise((done) => {
+      const finish = () => {
+        signal.removeEventListener("abort", leave);
+        done();
+      };
+      const entry = this.#marks.add(mark, finish);
+      const leave = () => {
+        this.#marks.remove(entry);
+        done();
+      };
+      signal.addEventListener("abort", leave, { once: true });
+    });
+  }
+
+  /** Wakes the readers whose list has changed, and those whose mark the list's level has passed. */
   notify(): void {
     // Most appends have no reader waiting: waking none then costs no copy of the set.
-    if (this.#waiters.size === 0) return;
-    for (const wake of [...this.#waiters]) wake();
+    if (this.#waiters.size > 0) for (const wake of [...this.#waiters]) wake();
+    if (this.#marks.size === 0) return;
+    const level = this.#level();
+    // A level that fell belongs to another copy of the list: every mark is looked at again.
+    const woken = level < this.#lastLevel ? this.#marks.takeAll() : this.#marks.takeBelow(level);
+    this.#lastLevel = level;
+    for (const wake of woken) wake();
   }
 }

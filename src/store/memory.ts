@@ -2,7 +2,7 @@
 import type { ListLimits } from "../config.ts";
 import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.ts";
-import { ChangeSignal, changedWorth } from "./change-signal.ts";
+import { ChangeSignal } from "./change-signal.ts";
 import { planRemove, planUpdate } from "./local-writes.ts";
 import { RememberedKeys } from "./remembered-keys.ts";
 import type * as seam from "./store.ts";
@@ -18,7 +18,7 @@ export class MemoryStore implements seam.TaskStore {
 
   /** With `pollMs`, readers waiting for a change look again on a timer of their own (see {@link ChangeSignal}). */
   constructor(options: { readonly pollMs?: number } = {}) {
-    this.#changes = new ChangeSignal(options.pollMs);
+    this.#changes = new ChangeSignal(() => this.#encoded().changedBytes, options.pollMs);
   }
 
   read(): ListVersion {
@@ -65,8 +65,9 @@ export class MemoryStore implements seam.TaskStore {
     return { outcome: "deleted", usage: list.usage };
   }
 
-  nextChange(change: number, signal: AbortSignal, worth?: (list: ListVersion) => boolean): Promise<void> {
-    return this.#changes.wait(() => changedWorth(this.#encoded(), change, worth), signal);
+  nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
+    if (bytesPast !== undefined) return this.#changes.waitPast(bytesPast, signal);
+    return this.#changes.wait(() => this.#encoded().change > change, signal);
   }
 
   /** Made on first use: its random instance id tells this list apart from other isolates' lists of the same length, and Workers refuse random values at start-up. */

@@ -86,11 +86,11 @@ export interface TaskStore {
   /** Deletes task `id` in one atomic step with its checks: the task (not-found, gone), then `ifMatch`. */
   remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult>;
   /**
-   * Resolves once the list's last change is after change `change` (and, with `worth`, once `worth`
-   * holds of the list: a reader that only waits for a threshold is not woken by each change on its
-   * way), at once if it already is, or when `signal` aborts; a reader then reads again. Each store is told in its own way
+   * Resolves once the list's last change is after change `change` (and, with `bytesPast`, once its
+   * `changedBytes` is past `bytesPast`: a reader that waits for that is not woken by each change
+   * on its way, though a store may wake it early), at once if it already is, or when `signal` aborts; a reader then reads again. Each store is told in its own way
    * (in-process, by the Durable Object, by the database), and may resolve early for nothing. Call
    * it from the reader's own request: on Workers the wait is made of that request's own timers and I/O.
    */
-  nextChange(change: number, signal: AbortSignal, worth?: (list: ListVersion) => boolean): Promise<void>;
+  nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void>;
 }

@@ -71,7 +71,7 @@ export class PostgresStore implements seam.TaskStore {
     this.#watch = watch;
     // A process that listens serves many readers from one copy, so their reads share questions.
     this.#mirror = new ListMirror({ shared: "listen" in watch });
-    this.#changes = "listen" in watch ? new ChangeSignal() : undefined;
+    this.#changes = "listen" in watch ? new ChangeSignal(() => this.#mirror.current.changedBytes) : undefined;
   }
 
   /**
@@ -100,13 +100,9 @@ export class PostgresStore implements seam.TaskStore {
     return this.#run((sql) => this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after)));
   }
 
-  nextChange(change: number, signal: AbortSignal, worth?: (list: ListVersion) => boolean): Promise<void> {
-    if (this.#changes !== undefined) {
-      return this.#changes.wait(() => {
-        const list = this.#mirror.current;
-        return list.change > change && (worth === undefined || worth(list));
-      }, signal);
-    }
+  nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
+    if (this.#changes !== undefined && bytesPast !== undefined) return this.#changes.waitPast(bytesPast, signal);
+    if (this.#changes !== undefined) return this.#changes.wait(() => this.#mirror.current.change > change, signal);
     const { pollMs } = this.#watch as { pollMs: number };
     // Each reader asks again on its own timer: on Workers one request may not wake another.
     return new Promise((done) => {

@@ -4,7 +4,7 @@ import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
 import { type NewTask, taskJson } from "../../list/task.ts";
-import { ChangeSignal, changedWorth } from "../change-signal.ts";
+import { ChangeSignal } from "../change-signal.ts";
 import { NEW_HISTORY } from "../new-history.ts";
 import type * as seam from "../store.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
@@ -47,7 +47,7 @@ export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journa
 export class SqliteFileStore implements seam.TaskStore {
   readonly #list: SqliteList;
   readonly #encoded: EncodedList;
-  readonly #changes = new ChangeSignal();
+  readonly #changes = new ChangeSignal(() => this.#encoded.changedBytes);
   readonly #db: SqliteFileConnection;
   readonly #log: StoreLog;
   /** The files opened, once the list is loaded; undefined while the constructor loads it. */
@@ -125,8 +125,9 @@ export class SqliteFileStore implements seam.TaskStore {
     return result;
   }
 
-  nextChange(change: number, signal: AbortSignal, worth?: (list: ListVersion) => boolean): Promise<void> {
-    return this.#changes.wait(() => changedWorth(this.#encoded, change, worth), signal);
+  nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
+    if (bytesPast !== undefined) return this.#changes.waitPast(bytesPast, signal);
+    return this.#changes.wait(() => this.#encoded.change > change, signal);
   }
 
   /** Throws, rolling the transaction back, when the path no longer holds the files opened. */
