@@ -35,6 +35,26 @@ async function readUntil(reader: Reader, text: string): Promise<string> {
   return read;
 }
 
+/** Reads until the stream ends, fails, or (when given) `text` has arrived: what was read, and the error if it failed. */
+async function readUntilEnd(reader: Reader, text?: string): Promise<{ received: string; ended: unknown }> {
+  let received = "";
+  while (text === undefined || !received.includes(text)) {
+    try {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += decoder.decode(value);
+    } catch (error) {
+      return { received, ended: error };
+    }
+  }
+  return { received, ended: undefined };
+}
+
+/** The ids of the events in `text`, in order. */
+function idsIn(text: string): number[] {
+  return [...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+}
+
 describe("a subscriber of the list's events", () => {
   test("gets a comment after 15 s without an event, and another 15 s later", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
@@ -65,25 +85,14 @@ describe("a subscriber of the list's events", () => {
     // Nothing is read from here on: the stream holds what it may, then the tasks wait in the list.
     for (let i = 0; i < 6; i++)
       expect((await postJson(app, "/tasks", { title: BIG, completed: false })).status).toBe(200);
-    let received = "";
-    let ended: unknown;
-    for (;;) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) break;
-        received += decoder.decode(value);
-      } catch (error) {
-        ended = error;
-        break;
-      }
-    }
+    const { received, ended } = await readUntilEnd(reader);
     expect(ended).toBeInstanceOf(Error);
-    const ids = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    const ids = idsIn(received);
     expect(ids.length).toBeLessThan(6);
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 3 + i));
     const back = await subscribe(app, `?after=${ids.at(-1) ?? 2}`);
     const rest = await readUntil(back, "id: 8\n");
-    const restIds = [...rest.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    const restIds = idsIn(rest);
     expect([...ids, ...restIds]).toEqual([3, 4, 5, 6, 7, 8]);
     await back.cancel();
   });
@@ -102,24 +111,13 @@ describe("a subscriber of the list's events", () => {
     }
     // A subscriber still connected gets this one as well: the end of what it is sent either way.
     expect((await postJson(app, "/tasks", { title: "After the edits", completed: false })).status).toBe(200);
-    let received = "";
-    let ended: unknown;
-    while (!received.includes("After the edits")) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) break;
-        received += decoder.decode(value);
-      } catch (error) {
-        ended = error;
-        break;
-      }
-    }
+    const { received, ended } = await readUntilEnd(reader, "After the edits");
     expect(ended).toBeInstanceOf(Error);
-    const ids = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    const ids = idsIn(received);
     expect(ids).toEqual(Array.from({ length: ids.length }, (_, i) => 3 + i));
     const back = await subscribe(app, `?after=${ids.at(-1) ?? 2}`);
     const rest = await readUntil(back, "After the edits");
-    const restIds = [...rest.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    const restIds = idsIn(rest);
     // Resumed, it gets the task as it now is once, then the new task: nothing is missed.
     expect(restIds.at(-1)).toBe(9);
     expect(rest).toContain(`"title":"5${BIG.slice(0, 16)}`);
@@ -138,7 +136,7 @@ describe("a subscriber of the list's events", () => {
       received += decoder.decode(value);
       writes += 1;
     }
-    const ids = [...received.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    const ids = idsIn(received);
     expect(ids).toEqual(Array.from({ length: 2002 }, (_, i) => i + 1));
     // About 100 KiB of events: two writes of 64 KiB, and the opening comment.
     expect(writes).toBeLessThan(10);
@@ -177,7 +175,7 @@ describe("a subscriber of the list's events", () => {
     closing.abort();
     let text = "";
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value);
-    expect([...text.matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]))).toEqual([1, 2, id]);
+    expect(idsIn(text)).toEqual([1, 2, id]);
 
     const late = await app.request("/tasks/events");
     expect(late.status).toBe(503);
