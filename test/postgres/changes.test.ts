@@ -1,26 +1,14 @@
-import type postgres from "postgres";
-import { afterAll, describe, expect, inject, test } from "vitest";
+import { describe, expect, inject, test } from "vitest";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
-import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
-import { processStore } from "./process-store.ts";
+import { storeOpener } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
 const KEY = { scope: "", key: "k", fingerprint: "f" };
 const decoder = new TextDecoder();
-const pools: postgres.Sql[] = [];
-afterAll(async () => {
-  await Promise.all(pools.map((sql) => sql.end()));
-});
-
 /** A store as one server process would make it: a pool of its own on the list in `schema`. */
-async function storeOn(schema: string): Promise<PostgresStore> {
-  const { store, sql } = processStore(url, schema);
-  pools.push(sql);
-  await store.open();
-  return store;
-}
+const storeOn = storeOpener(url);
 
 function body(list: ListVersion): string {
   return list

@@ -1,41 +1,22 @@
-// Every change of a PostgreSQL list reaches a process that did not make it, each once and in order,
-// even several changes of one task made between two of its reads.
-import type postgres from "postgres";
-import { afterAll, describe, expect, inject, test } from "vitest";
+import { describe, expect, inject, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
 import { statements } from "../../src/store/postgres/list-sql.ts";
-import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { EVENT_TIMEOUT_MS, EventReader, type StreamEvent } from "../conformance/events.ts";
-import { processStore } from "./process-store.ts";
+import { storeOpener } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
 const EDITS = 50;
 const decoder = new TextDecoder();
-const pools: postgres.Sql[] = [];
-afterAll(async () => {
-  await Promise.all(pools.map((sql) => sql.end()));
-});
-
+const open = storeOpener(url);
 /** A store as one server process would make it, told of other processes' changes by LISTEN. */
-async function listening(schema: string): Promise<PostgresStore> {
-  const { store, sql } = processStore(url, schema);
-  pools.push(sql);
-  await store.open();
-  return store;
-}
-
+const listening = (schema: string) => open(schema);
 /** A store that reads the list only when asked, as a Worker does between polls: it learns many changes at once. */
-async function polling(schema: string): Promise<PostgresStore> {
-  const { sql } = processStore(url, schema);
-  pools.push(sql);
-  const store = new PostgresStore((work) => work(sql), schema, { pollMs: 60_000 });
-  await store.open();
-  return store;
-}
+const polling = (schema: string) => open(schema, 60_000);
 
 function body(list: ListVersion): string {
   return list
