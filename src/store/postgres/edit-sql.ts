@@ -2,6 +2,7 @@
 // and its write are one statement and one transaction, the list's row locked throughout.
 import { MAX_TOMBSTONES } from "../../list/change-log.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
+import { installFunction } from "./install-function.ts";
 import { recordChange } from "./journal-sql.ts";
 
 /** The suffix of the edit functions' names; a new version of them gets a new one. */
@@ -34,12 +35,7 @@ export function changeUpgrades(s: string, schema: string): string {
   IF ${missing("idempotency_keys", "task_json")} THEN
     ALTER TABLE ${s}.idempotency_keys ADD COLUMN task_json text;
   END IF;
-  IF NOT EXISTS (
-    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = '${schema}' AND p.proname = 'update_task_${EDITS_VERSION}'
-  ) THEN
-    ${editFunctions(s)}
-  END IF;`;
+  ${installFunction(schema, `update_task_${EDITS_VERSION}`, editFunctions(s))}`;
 }
 
 /**

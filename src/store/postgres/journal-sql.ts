@@ -3,6 +3,7 @@
 // every change another process made, not only of each task's last.
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
+import { installFunction } from "./install-function.ts";
 
 /** The name of the function every write calls to journal its change; a new version gets a new name. */
 const RECORD_CHANGE = "record_change_v1";
@@ -30,12 +31,7 @@ export function journalUpgrades(s: string, schema: string): string {
       total bigint NOT NULL
     );
   END IF;
-  IF NOT EXISTS (
-    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = '${schema}' AND p.proname = '${RECORD_CHANGE}'
-  ) THEN
-    ${recordChangeFunction(s)}
-  END IF;`;
+  ${installFunction(schema, RECORD_CHANGE, recordChangeFunction(s))}`;
 }
 
 /**

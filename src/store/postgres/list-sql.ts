@@ -4,6 +4,7 @@ import { INITIAL_TASKS } from "../../list/task.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import { changeUpgrades, editStatements, ROW_JSON } from "./edit-sql.ts";
+import { installFunction } from "./install-function.ts";
 import { journalReply, journalUpgrades, recordChange } from "./journal-sql.ts";
 import { restoredFunction } from "./restore-sql.ts";
 
@@ -91,18 +92,8 @@ BEGIN
     SELECT scope, count(*) FROM ${s}.idempotency_keys GROUP BY scope ON CONFLICT DO NOTHING;
   ${journalUpgrades(s, schema)}
   ${changeUpgrades(s, schema)}
-  IF NOT EXISTS (
-    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = '${schema}' AND p.proname = '${APPEND_KEYED}'
-  ) THEN
-    ${appendKeyedFunction(s)}
-  END IF;
-  IF NOT EXISTS (
-    SELECT FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-    WHERE n.nspname = '${schema}' AND p.proname = 'restored'
-  ) THEN
-    ${restoredFunction(s, schema)}
-  END IF;
+  ${installFunction(schema, APPEND_KEYED, appendKeyedFunction(s))}
+  ${installFunction(schema, "restored", restoredFunction(s, schema))}
 END
 $init$`,
     // One statement, so the counters are of the same moment as the tasks. A reader whose change
