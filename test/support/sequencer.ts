@@ -3,17 +3,15 @@
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * Orders test files by how long they are known to take: the type-checks and the conformance suites'
- * servers (which wait out a WebSocket's ping time-out, half a minute of little CPU), the other
- * server files, then the in-process ones.
+ * Orders test files by how long they are known to take: the conformance suites' servers (which wait
+ * out a WebSocket's ping time-out, half a minute of little CPU), the other server files, then the
+ * in-process ones.
  */
 export class SlowFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const weight = (spec: TestSpecification) =>
-      spec.moduleId.endsWith("typecheck.test.ts")
-        ? 3
-        : (spec.project.name === "conformance" ? 2 : 0) + (spec.project.name === "unit" ? 0 : 1);
+      (spec.project.name === "conformance" ? 2 : 0) + (spec.project.name === "unit" ? 0 : 1);
     // Array.prototype.sort is stable: within a weight, vitest's own order stays.
     return sorted.sort((a, b) => weight(b) - weight(a));
   }
