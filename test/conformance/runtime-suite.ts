@@ -41,50 +41,27 @@ export function describeRuntimeConformance(runtime: Runtime): void {
     workerd ? { environment: "durable" } : {},
     settingCases(configured),
   );
-  describeStartRefusals(runtime);
+  // Node, Bun and Deno refusing a setting at start: test/conformance/settings-errors.test.ts.
+  if (workerd) describeWranglerDevRefusal();
   // Workers cannot ping a WebSocket: docs/live-changes.md says what the platform does instead.
   if (runtime !== "workerd") describeVanishedSubscriber(runtime);
 }
 
-/** The largest MAX_LIST_BYTES each runtime's stores can serve, as the contract's "Limits" asks them to refuse more. */
-const MAX_LIST_BYTES: Readonly<Record<Runtime, number>> = {
-  node: 1024 ** 3,
-  bun: 1024 ** 3,
-  deno: 1024 ** 3,
-  workerd: 24 * 1024 ** 2,
-};
-
-function describeStartRefusals(runtime: Runtime): void {
-  describeAlongside(`${runtime} server with a setting it cannot use`, () => {
-    const tokenRefusals = [
-      { name: "WRITE_TOKENS", value: "short-secret-1", problem: "token 1 of 1 has 14 characters before any = padding" },
-      {
-        name: "READ_TOKENS",
-        value: "a-good-read-token-0123,not a token but a sentence",
-        problem: "token 2 of 2 has a character outside that set",
-      },
-    ];
-    // The Worker reads its settings with the code the servers use, unit-tested for every refusal:
-    // one token refusal through wrangler dev's command line shows it stops at start, unshown.
-    test.concurrent.each(runtime === "workerd" ? tokenRefusals.slice(0, 1) : tokenRefusals)(
-      "$name with a token it cannot take stops it at start, saying which token, never showing it",
-      async ({ name, value, problem }) => {
-        const message = await startFailure(runtime, { [name]: value });
-        expectNonZeroExit(message);
-        expect(message).toContain(`${name} must be a comma-separated list of tokens`);
-        expect(message).toContain(problem);
-        for (const token of value.split(",")) expect(message).not.toContain(token);
-      },
-    );
-
-    // The Worker's own refusal of it is test/workers/worker-app.test.ts's, in workerd.
-    if (runtime !== "workerd") {
-      test.concurrent(`a MAX_LIST_BYTES past what it can serve (${MAX_LIST_BYTES[runtime]} bytes) stops it at start, naming MAX_LIST_BYTES`, async () => {
-        const message = await startFailure(runtime, { MAX_LIST_BYTES: String(MAX_LIST_BYTES[runtime] + 1) });
-        expectNonZeroExit(message);
-        expect(message).toContain(`MAX_LIST_BYTES must be a whole number from 2 to ${MAX_LIST_BYTES[runtime]}`);
-      });
-    }
+/**
+ * The Worker reads its settings with the code the servers use, each refusal unit-tested there and in
+ * workerd (test/workers/worker-app.test.ts): one token refusal through wrangler dev's command line,
+ * as `npm start` runs it, shows that it stops at start without showing the token.
+ */
+function describeWranglerDevRefusal(): void {
+  describeAlongside("workerd server with a setting it cannot use", () => {
+    test("WRITE_TOKENS with a token it cannot take stops wrangler dev at start, saying which token, never showing it", async () => {
+      const value = "short-secret-1";
+      const message = await startFailure("workerd", { WRITE_TOKENS: value });
+      expectNonZeroExit(message);
+      expect(message).toContain("WRITE_TOKENS must be a comma-separated list of tokens");
+      expect(message).toContain("token 1 of 1 has 14 characters before any = padding");
+      expect(message).not.toContain(value);
+    });
   });
 }
 

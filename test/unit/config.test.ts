@@ -115,6 +115,15 @@ describe("parseAppConfig", () => {
       expectRefusal(parseAppConfig, { MAX_LIST_BYTES: value }, "MAX_LIST_BYTES");
     });
 
+    test("on Node, Bun and Deno takes up to 1 GiB, and refuses more, naming the platforms and the maximum", () => {
+      expect(parseAppConfig({ MAX_LIST_BYTES: "1073741824" }, SERVER_PLATFORM).maxListBytes).toBe(1_073_741_824);
+      expect(() => parseAppConfig({ MAX_LIST_BYTES: "1073741825" }, SERVER_PLATFORM)).toThrow(
+        new ConfigError(
+          'MAX_LIST_BYTES must be a whole number from 2 to 1073741824 on Node, Bun and Deno, got "1073741825"',
+        ),
+      );
+    });
+
     test("on Workers takes up to 24 MiB, and refuses more, naming the platform and its maximum", () => {
       expect(parseAppConfig({ MAX_LIST_BYTES: "25165824" }, WORKERS_PLATFORM).maxListBytes).toBe(25_165_824);
       expect(() => parseAppConfig({ MAX_LIST_BYTES: "25165825" }, WORKERS_PLATFORM)).toThrow(
