@@ -16,7 +16,7 @@ import type { TimeRules } from "../time-rules.ts";
 const STOP_GRACE_MS = 5_000;
 
 /** What a runtime adds to the app: see the options of the same names in `createApp`. */
-export type RuntimeAppOptions = Pick<AppOptions, "textBodies" | "parsedHeaders" | "upgradeWebSocket">;
+type RuntimeAppOptions = Pick<AppOptions, "textBodies" | "parsedHeaders" | "upgradeWebSocket">;
 
 /** A server's app, where it listens, its time rules, and how it stops. */
 export interface ServerApp {
