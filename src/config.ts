@@ -1,6 +1,7 @@
 // The service's settings, read once from the environment at start and validated: a value that
 // cannot be used stops the service with a message naming the variable.
 import { ConfigError } from "./errors.ts";
+import { type TimeRules, timeRules } from "./time-rules.ts";
 
 const MIB = 1024 * 1024;
 
@@ -39,6 +40,8 @@ export interface AppConfig {
   readonly maxSubscribers: number;
   /** Idempotency-Keys the list remembers at most (MAX_IDEMPOTENCY_KEYS). */
   readonly maxIdempotencyKeys: number;
+  /** Pings, keep-alive comments and body silence: the contract's lengths, unless TIME_SCALE shortens them. */
+  readonly timeRules: TimeRules;
 }
 
 /** Where the service runs, as far as limits go: the largest list its stores can hold and serve. */
@@ -91,6 +94,7 @@ export function parseAppConfig(env: EnvRecord, platform: Platform = SERVER_PLATF
     writeTokens: parseTokens(env, "WRITE_TOKENS"),
     maxSubscribers: parseCount(env, "MAX_SUBSCRIBERS", 10_000, 0, 1_000_000),
     maxIdempotencyKeys: parseCount(env, "MAX_IDEMPOTENCY_KEYS", 10_000, 1, 1_000_000),
+    timeRules: timeRules(parseTimeScale(env)),
   };
 }
 
@@ -151,6 +155,22 @@ export function parseCount(
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}${where}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/**
+ * Reads TIME_SCALE, what the time rules are multiplied by: a number above 0 and at most 1, 1 when
+ * unset. It is for tests, which wait a second for a rule of 20 s, so README does not list it.
+ */
+function parseTimeScale(env: EnvRecord): number {
+  const value = read(env, "TIME_SCALE");
+  if (value === undefined) return 1;
+  const scale = /^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
+  if (!(scale > 0 && scale <= 1)) {
+    throw new ConfigError(
+      `TIME_SCALE must be a number greater than 0 and at most 1, such as 0.05, got ${JSON.stringify(value)}`,
+    );
+  }
+  return scale;
 }
 
 /** Reads a comma-separated list of bearer tokens; a refusal says which token is wrong, never what it is. */

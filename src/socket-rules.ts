@@ -14,6 +14,7 @@ export const MAX_MESSAGE_BYTES = 4 * 1024;
 /**
  * Seconds between the pings a server sends each subscriber; one that has not replied by the next
  * ping is dropped, so a subscriber that vanished without closing loses its slot within two of them.
+ * The contract's length, which TIME_SCALE shortens for tests (src/time-rules.ts).
  */
 export const PING_INTERVAL_S = 20;
 

@@ -12,39 +12,40 @@ const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
 /**
  * How long a body may go without a byte before it is refused with 408: far longer than any pause
  * of a client that is sending, short enough that stalled uploads cannot pile up (Deno has no time
- * limit of its own, and Node's is for the whole request).
+ * limit of its own, and Node's is for the whole request). The contract's length, which TIME_SCALE
+ * shortens for tests (src/time-rules.ts).
  */
 export const BODY_SILENCE_MS = 10_000;
 
 /**
  * Reads a request body, counting bytes as they arrive: a body over `limit` bytes is refused with
  * 413 whatever its `Content-Length` says, and is not read further. A body the client stops
- * sending midway is refused with 400, and one that goes {@link BODY_SILENCE_MS} without a byte
- * with 408; either way what was read is let go.
+ * sending midway is refused with 400, and one that goes `silenceMs` (the config's
+ * {@link BODY_SILENCE_MS}) without a byte with 408; either way what was read is let go.
  */
-export function readBody(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
+export function readBody(c: Context<AppEnv>, limit: number, silenceMs: number): Promise<Uint8Array> {
   const declared = requestHeader(c, "content-length");
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) <= WHOLE_READ_BYTES) {
-    return readWhole(c.req.raw, limit).catch(cutOff);
+    return readWhole(c.req.raw, limit, silenceMs).catch(cutOff);
   }
-  return readCounted(c.req.raw, limit).catch(cutOff);
+  return readCounted(c.req.raw, limit, silenceMs).catch(cutOff);
 }
 
 /**
  * A declared body this small is read whole, the runtime's fastest way: on Node it skips the Web
  * stream @hono/node-server builds once `body` is touched, which pins about 1 KiB a request until a
- * late garbage collection. Its whole time is bounded by {@link BODY_SILENCE_MS} instead of its
+ * late garbage collection. Its whole time is bounded by the silence allowed instead of its
  * silences, and what a stalled one holds is at most this much.
  */
 const WHOLE_READ_BYTES = 64 * 1024;
 
-function readWhole(request: Request, limit: number): Promise<Uint8Array> {
+function readWhole(request: Request, limit: number, silenceMs: number): Promise<Uint8Array> {
   let fail: (error: unknown) => void = () => {};
   const deadline = new Promise<never>((_, reject) => {
     fail = reject;
   });
-  const timer = setTimeout(() => fail(stalled()), BODY_SILENCE_MS);
+  const timer = setTimeout(() => fail(stalled(silenceMs)), silenceMs);
   const whole = request.arrayBuffer().then((buffer) => {
     // Counted all the same: an in-process Request may lie about its length.
     if (buffer.byteLength > limit) throw tooLarge(limit);
@@ -59,7 +60,7 @@ function cutOff(error: unknown): never {
   throw apiError(400, BODY_CUT_OFF);
 }
 
-async function readCounted(request: Request, limit: number): Promise<Uint8Array> {
+async function readCounted(request: Request, limit: number, silenceMs: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -72,9 +73,9 @@ async function readCounted(request: Request, limit: number): Promise<Uint8Array>
   let confirming = false;
   const watch = () => {
     const quiet = Date.now() - heardAt;
-    if (quiet < BODY_SILENCE_MS) {
+    if (quiet < silenceMs) {
       confirming = false;
-      timer = setTimeout(watch, BODY_SILENCE_MS - quiet);
+      timer = setTimeout(watch, silenceMs - quiet);
       return;
     }
     if (!confirming) {
@@ -86,11 +87,11 @@ async function readCounted(request: Request, limit: number): Promise<Uint8Array>
     // Ends the pending read, and has the runtime let go of what it buffered for this body.
     reader.cancel().catch(() => {});
   };
-  let timer = setTimeout(watch, BODY_SILENCE_MS);
+  let timer = setTimeout(watch, silenceMs);
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (silent) throw stalled();
+      if (silent) throw stalled(silenceMs);
       if (done) break;
       heardAt = Date.now();
       size += value.byteLength;
@@ -102,7 +103,7 @@ async function readCounted(request: Request, limit: number): Promise<Uint8Array>
     }
   } catch (error) {
     // A runtime may fail the read that the cancel ended rather than end it.
-    throw silent ? stalled() : error;
+    throw silent ? stalled(silenceMs) : error;
   } finally {
     clearTimeout(timer);
   }
@@ -144,8 +145,8 @@ export function parseJson(body: Uint8Array, empty = EMPTY_BODY): unknown {
   }
 }
 
-function stalled() {
-  return apiError(408, bodyStalled(BODY_SILENCE_MS / 1000));
+function stalled(silenceMs: number) {
+  return apiError(408, bodyStalled(silenceMs / 1000));
 }
 
 function tooLarge(limit: number) {

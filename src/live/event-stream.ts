@@ -19,12 +19,16 @@ export interface Ending {
   readonly leave: () => void;
 }
 
-/** The body of an SSE response: the changes after `cursor`, then each new one, as events, until it ends. */
+/**
+ * The body of an SSE response: the changes after `cursor`, then each new one, as events, until it
+ * ends; a comment after each `keepAliveMs` of silence.
+ */
 export function eventStream(
   store: TaskStore,
   cursor: number,
   frames: TaskFrames,
   { gone, closing, leave }: Ending,
+  keepAliveMs: number,
 ): ReadableStream<Uint8Array> {
   const stop = new AbortController();
   let drain: (() => void) | undefined;
@@ -60,7 +64,7 @@ export function eventStream(
           keepAlive: () => controller.enqueue(KEEP_ALIVE),
           cutOff: () => controller.error(new Error("The subscriber stopped reading")),
         };
-        follow(store, cursor, sink, stop.signal).then(
+        follow(store, cursor, sink, stop.signal, keepAliveMs).then(
           () => end(),
           (error: unknown) => {
             end();

@@ -4,7 +4,10 @@ import type { ListEvent, ListVersion } from "../list/encoded-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
 import type { TaskStore } from "../store/store.ts";
 
-/** Seconds of silence after which an SSE subscriber gets a comment, so that proxies keep it. */
+/**
+ * Milliseconds of silence after which an SSE subscriber gets a comment, so that proxies keep it:
+ * the contract's length, which TIME_SCALE shortens for tests (src/time-rules.ts).
+ */
 export const KEEP_ALIVE_MS = 15_000;
 
 /** Bytes of events handed to a subscriber at once: many events to a write, and a turn for others between writes. */
@@ -29,26 +32,33 @@ export interface Sink {
 /**
  * Hands `sink` the events after change `cursor` (a reset and the whole list when the cursor cannot
  * be brought up to date), then every later change, each once, until `signal` aborts or the
- * subscriber is cut off. Rejects when the store fails; the subscriber then comes back with its cursor.
+ * subscriber is cut off; `keepAliveMs` of silence get it a keep-alive. Rejects when the store fails;
+ * the subscriber then comes back with its cursor.
  */
-export async function follow(store: TaskStore, cursor: number, sink: Sink, signal: AbortSignal): Promise<void> {
+export async function follow(
+  store: TaskStore,
+  cursor: number,
+  sink: Sink,
+  signal: AbortSignal,
+  keepAliveMs: number,
+): Promise<void> {
   let list = await store.read();
   // Changes up to here were made before the subscriber came: its backlog, read at its own pace,
   // one event per task. Every change after it is sent as it was made.
   let backlogEnd = list.change;
   let catchingUp = true;
   let lastSent = Date.now();
-  // One timer per subscriber, which sets itself again for 15 s after the last thing sent.
+  // One timer per subscriber, which sets itself again for `keepAliveMs` after the last thing sent.
   let keepAlive: ReturnType<typeof setTimeout> | undefined;
   const tick = () => {
     const quiet = Date.now() - lastSent;
-    if (quiet >= KEEP_ALIVE_MS) {
+    if (quiet >= keepAliveMs) {
       sink.keepAlive();
       lastSent = Date.now();
     }
-    keepAlive = setTimeout(tick, KEEP_ALIVE_MS - (quiet >= KEEP_ALIVE_MS ? 0 : quiet));
+    keepAlive = setTimeout(tick, keepAliveMs - (quiet >= keepAliveMs ? 0 : quiet));
   };
-  keepAlive = setTimeout(tick, KEEP_ALIVE_MS);
+  keepAlive = setTimeout(tick, keepAliveMs);
   const sent = (change: number) => {
     cursor = change;
     lastSent = Date.now();

@@ -5,7 +5,7 @@ import { RESET_TEXT } from "../list/event-text.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import * as rules from "../socket-rules.ts";
 import type { TaskStore } from "../store/store.ts";
-import { follow, type Sink } from "./follow.ts";
+import { follow, KEEP_ALIVE_MS, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
 import type { Subscribers } from "./subscribers.ts";
 
@@ -66,7 +66,8 @@ export function socketFeed(
       };
       if (closing?.aborted) return finish();
       closing?.addEventListener("abort", finish, { once: true });
-      follow(store, cursor, sink, stop.signal).then(end, () => {
+      // The sink's keep-alive does nothing, whatever its rhythm: the runtime pings a socket.
+      follow(store, cursor, sink, stop.signal, KEEP_ALIVE_MS).then(end, () => {
         end();
         ws.close(rules.TRY_AGAIN_LATER, "The list cannot be read now: connect again with your cursor");
       });

@@ -30,6 +30,7 @@ export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closi
           handler: subscription({
             store,
             maxSubscribers: config.maxSubscribers,
+            keepAliveMs: config.timeRules.keepAliveMs,
             closing,
             upgradeWebSocket,
             openSocket,

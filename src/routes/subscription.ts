@@ -22,6 +22,8 @@ const PROTOCOLS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|
 export interface SubscriptionOptions {
   readonly store: TaskStore;
   readonly maxSubscribers: number;
+  /** Silence after which a subscriber gets a keep-alive comment (the config's time rules). */
+  readonly keepAliveMs: number;
   readonly closing: AbortSignal | undefined;
   readonly upgradeWebSocket: UpgradeWebSocket | undefined;
   readonly openSocket: ((request: Request, cursor: number) => Response | Promise<Response>) | undefined;
@@ -31,6 +33,7 @@ export interface SubscriptionOptions {
 export function subscription({
   store,
   maxSubscribers,
+  keepAliveMs,
   closing,
   upgradeWebSocket,
   openSocket,
@@ -61,7 +64,7 @@ export function subscription({
     return respond(
       c,
       200,
-      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }),
+      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }, keepAliveMs),
       headers,
       null,
     );

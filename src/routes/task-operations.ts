@@ -1,6 +1,5 @@
 // How the OpenAPI document describes /tasks/{id}: its path parameter and an operation per method.
 import type { AppConfig } from "../config.ts";
-import { BODY_SILENCE_MS } from "../http/request-body.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import {
   bodyStalled,
@@ -56,8 +55,8 @@ export function taskOperations(config: AppConfig): {
     ...GONE,
     ...STALE,
     "408": errorResponse(
-      `No byte of the body came for ${BODY_SILENCE_MS / 1000} s`,
-      bodyStalled(BODY_SILENCE_MS / 1000),
+      `No byte of the body came for ${config.timeRules.bodySilenceMs / 1000} s`,
+      bodyStalled(config.timeRules.bodySilenceMs / 1000),
     ),
     "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),
     "503": response("StoreUnavailable"),

@@ -60,7 +60,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     const id = Number(c.req.param("id"));
     const ifMatch = ifMatchOf(c.req.header("if-match"));
     await checkTask(id, ifMatch);
-    const patch = toPatch(await readBody(c, config.maxBodyBytes));
+    const patch = toPatch(await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs));
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
 

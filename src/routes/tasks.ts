@@ -6,7 +6,7 @@ import { apiError } from "../errors.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { toNewTask } from "../http/new-task.ts";
-import { BODY_SILENCE_MS, parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
+import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse } from "../http/request-context.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import type { ListVersion, PageQuery } from "../list/encoded-list.ts";
@@ -76,7 +76,7 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
           operation: createTask(config),
           handler: async (c) => {
             const key = idempotencyKeyOf(c);
-            const body = await readBody(c, config.maxBodyBytes);
+            const body = await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs);
             requireJsonContentType(c.req.header("content-type"));
             const task = toNewTask(parseJson(body));
             const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded, sha256);
@@ -192,8 +192,8 @@ function createTask(config: AppConfig) {
         },
       },
       "408": errorResponse(
-        `No byte of the body came for ${BODY_SILENCE_MS / 1000} s`,
-        bodyStalled(BODY_SILENCE_MS / 1000),
+        `No byte of the body came for ${config.timeRules.bodySilenceMs / 1000} s`,
+        bodyStalled(config.timeRules.bodySilenceMs / 1000),
       ),
       "409": errorResponse("A request with this Idempotency-Key is still being handled", KEY_IN_PROGRESS),
       "413": errorResponse("The body is larger than the limit", bodyTooLarge(config.maxBodyBytes)),

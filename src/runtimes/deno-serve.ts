@@ -3,14 +3,14 @@
 
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { denoLogSink as logSink } from "./deno-log.ts";
-import { upgradeWebSocket } from "./deno-sockets.ts";
+import { denoUpgrade } from "./deno-sockets.ts";
 import { startServerApp } from "./server.ts";
 
 // Deno copies a byte body into each Response it is given, and takes a string as it is.
-const { app, stop } = await startServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
+const { app, stop } = await startServerApp(Deno.env.toObject(), openNodeSqlite, logSink, (timeRules) => ({
   textBodies: true,
-  upgradeWebSocket,
-});
+  upgradeWebSocket: denoUpgrade(timeRules.pingIntervalMs),
+}));
 
 // `deno serve` keeps its server to itself: a signal ends the subscriptions, writes the log and exits.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -1,14 +1,14 @@
 // The Deno entry: Deno.serve on PORT and HOST.
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
 import { denoLogSink as logSink } from "./deno-log.ts";
-import { upgradeWebSocket } from "./deno-sockets.ts";
+import { denoUpgrade } from "./deno-sockets.ts";
 import { startServerApp } from "./server.ts";
 
 // Deno copies a byte body into each Response it is given, and takes a string as it is.
-const { app, listen, stop } = await startServerApp(Deno.env.toObject(), openNodeSqlite, logSink, {
+const { app, listen, stop } = await startServerApp(Deno.env.toObject(), openNodeSqlite, logSink, (timeRules) => ({
   textBodies: true,
-  upgradeWebSocket,
-});
+  upgradeWebSocket: denoUpgrade(timeRules.pingIntervalMs),
+}));
 
 // Deno's shutdown cuts off a request body still arriving, so a stop first lets the responses in
 // flight finish; until then the server still takes connections, and a subscriber gets 503.

@@ -5,7 +5,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { defineWebSocketHelper, type UpgradeWebSocket, WSContext, type WSEvents } from "hono/ws";
 import { type WebSocket, WebSocketServer } from "ws";
-import { MAX_MESSAGE_BYTES, PING_INTERVAL_S } from "../socket-rules.ts";
+import { MAX_MESSAGE_BYTES } from "../socket-rules.ts";
 
 /** Where the app's upgrade leaves the events of a socket it accepts, on the env of an upgrade request. */
 const ACCEPTED = Symbol("accepted WebSocket");
@@ -28,11 +28,13 @@ export const upgradeWebSocket: UpgradeWebSocket<WebSocket> = defineWebSocketHelp
 
 /**
  * Hands `server`'s upgrade requests to `fetch` (the app), and upgrades those it accepted; pings
- * every socket each {@link PING_INTERVAL_S} seconds, and ends those that sent no pong to the last ping.
+ * every socket each `pingIntervalMs` (the config's time rules), and ends those that sent no pong
+ * to the last ping.
  */
 export function serveSockets(
   server: Server,
   fetch: (request: Request, env: UpgradeEnv) => Response | Promise<Response>,
+  pingIntervalMs: number,
 ): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const ponged = new WeakSet<WebSocket>();
@@ -58,7 +60,7 @@ export function serveSockets(
       if (!ponged.delete(ws)) ws.terminate();
       else ws.ping();
     }
-  }, PING_INTERVAL_S * 1000);
+  }, pingIntervalMs);
   pings.unref();
   server.on("close", () => {
     clearInterval(pings);

@@ -4,6 +4,7 @@ import type { Server } from "node:http";
 import { type HttpBindings, serve } from "@hono/node-server";
 import { batchedLogSink } from "../http/request-log.ts";
 import { openNodeSqlite } from "../store/sqlite/node-driver.ts";
+import { scaledMs } from "../time-rules.ts";
 import { serveSockets, upgradeWebSocket } from "./node-sockets.ts";
 import { startServerApp } from "./server.ts";
 
@@ -14,7 +15,7 @@ const logSink = batchedLogSink({
 });
 // @hono/node-server sends a text body in the same write as the head, and hands over the headers
 // Node parsed as `incoming.headers`.
-const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, logSink, {
+const { app, listen, timeRules, stop } = await startServerApp(process.env, openNodeSqlite, logSink, {
   textBodies: true,
   parsedHeaders: (c) => (c.env as HttpBindings).incoming.headers,
   upgradeWebSocket,
@@ -25,17 +26,19 @@ const { app, listen, stop } = await startServerApp(process.env, openNodeSqlite, 
 // are told `Keep-Alive: timeout=5`: fetch trusts that hint for 3 s, but a busy client runs its timers
 // late and reads a large response well after Node wrote it, and must find the connection still open
 // when it sends on it. A body that stops arriving is refused by the app after 10 s of silence
-// (BODY_SILENCE_MS); an event stream is a response, never cut by these.
+// (BODY_SILENCE_MS); an event stream is a response, never cut by these. TIME_SCALE shortens them all
+// for the tests, as it does the app's own.
+const ms = (length: number) => scaledMs(timeRules.scale, length);
 const serverOptions = {
-  headersTimeout: 10_000,
-  keepAliveTimeout: 5_000,
-  keepAliveTimeoutBuffer: 25_000,
-  connectionsCheckingInterval: 1_000,
+  headersTimeout: ms(10_000),
+  keepAliveTimeout: ms(5_000),
+  keepAliveTimeoutBuffer: ms(25_000),
+  connectionsCheckingInterval: ms(1_000),
 };
 const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, serverOptions }, (info) => {
   console.log(`Task list service (Node ${process.version}) listening on http://${listen.host}:${info.port}`);
 });
-serveSockets(server as Server, app.fetch);
+serveSockets(server as Server, app.fetch, timeRules.pingIntervalMs);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {
     await stop(

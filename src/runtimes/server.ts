@@ -7,6 +7,7 @@ import { ConfigError } from "../errors.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
 import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
+import type { TimeRules } from "../time-rules.ts";
 
 /**
  * How long a stopping server waits for the responses it is still sending (a subscriber that does not
@@ -14,10 +15,15 @@ import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
  */
 const STOP_GRACE_MS = 5_000;
 
-/** A server's app, where it listens, and how it stops. */
+/** What a runtime adds to the app: see the options of the same names in `createApp`. */
+type RuntimeAppOptions = Pick<AppOptions, "textBodies" | "parsedHeaders" | "upgradeWebSocket">;
+
+/** A server's app, where it listens, its time rules, and how it stops. */
 export interface ServerApp {
   readonly app: TaskApp;
   readonly listen: ListenConfig;
+  /** For the runtime's own time limits, which the tests shorten with the app's (TIME_SCALE). */
+  readonly timeRules: TimeRules;
   /**
    * Ends every subscription, then waits for `closeServer` (the runtime's own graceful close) at
    * most {@link STOP_GRACE_MS}: a server with subscribers would otherwise never stop.
@@ -26,17 +32,19 @@ export interface ServerApp {
 }
 
 /**
- * Validates the settings, opens the store (which may connect to a database) and builds the app.
+ * Validates the settings, opens the store (which may connect to a database) and builds the app,
+ * with the runtime's `options` (made from the time rules, for a runtime whose upgrade needs them).
  * Rejects with a ConfigError on a bad setting or a store that cannot be opened.
  */
 export async function createServerApp(
   env: EnvRecord,
   openSqlite: OpenSqliteFile,
   logSink: LogSink,
-  options: Pick<AppOptions, "textBodies" | "parsedHeaders" | "upgradeWebSocket"> = {},
+  options: RuntimeAppOptions | ((timeRules: TimeRules) => RuntimeAppOptions) = {},
 ): Promise<ServerApp> {
   const listen = parseListenConfig(env);
   const config = parseAppConfig(env);
+  const runtime = typeof options === "function" ? options(config.timeRules) : options;
   // What a store says of itself (a SQLite file gone), at the levels LOG_LEVEL shows.
   const log = (level: "error" | "info", message: string) => {
     const shown = level === "error" ? config.logLevel !== "off" : ["info", "debug"].includes(config.logLevel);
@@ -44,7 +52,7 @@ export async function createServerApp(
   };
   const store = await openServerStore(env, { openSqlite, log });
   const closing = new AbortController();
-  const app = createApp({ store, config, logSink, closing: closing.signal, sha256, ...options });
+  const app = createApp({ store, config, logSink, closing: closing.signal, sha256, ...runtime });
   const stop = async (closeServer: () => Promise<unknown>) => {
     closing.abort();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +62,7 @@ export async function createServerApp(
     await Promise.race([closeServer(), grace]);
     clearTimeout(timer);
   };
-  return { app, listen, stop };
+  return { app, listen, timeRules: config.timeRules, stop };
 }
 
 /**

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import WebSocket from "ws";
 import type { RunningServer, Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
+import { TIME_SCALE, timeScaled } from "../support/time-scale.ts";
 import { describeCatchUp } from "./catch-up.ts";
 import { listText } from "./http.ts";
 import { RUNS_LOAD } from "./load-seconds.ts";
@@ -33,21 +34,32 @@ export function describeLive(runtime: Runtime): void {
   describeCatchUp(runtime);
   // A Worker is not a process that anyone stops.
   if (runtime !== "workerd") describeStopping(runtime);
-  test("a quiet event stream stays open past the runtime's idle timeouts, and gets a keep-alive comment after 15 s", async () => {
+  test(`a quiet event stream gets a keep-alive comment every 15 s (${15 * TIME_SCALE} s at TIME_SCALE=${TIME_SCALE}), which keeps it open past the runtime's idle timeouts`, async () => {
     const subscriber = await quiet();
-    while (!subscriber.received.includes(": keep-alive\n\n") && !subscriber.isClosed) await sleep(100);
-    expect(subscriber.isClosed, "the quiet stream was closed before its keep-alive comment").toBe(false);
+    // Sixteen comments, 12 s: past the idle timeouts the runtimes have at TIME_SCALE (Bun's is 8 s),
+    // waited for ten times as long as they take.
+    const deadline = Date.now() + 10 * 16 * 15_000 * TIME_SCALE;
+    while (keepAlives(subscriber) < 16 && !subscriber.isClosed) {
+      expect(Date.now(), "the comments must come every 15 s times TIME_SCALE").toBeLessThan(deadline);
+      await sleep(100);
+    }
+    expect(subscriber.isClosed, "the quiet stream was closed between its keep-alive comments").toBe(false);
     expect(subscriber.ids()).toEqual([]);
     subscriber.socket.destroy();
   });
 }
 
+/** The keep-alive comments a subscriber has received. */
+function keepAlives(subscriber: RawSubscriber): number {
+  return subscriber.received.split(": keep-alive\n\n").length - 1;
+}
+
 /**
- * Opens, before the file's first test, an event stream that receives no task: the test that reads
- * it comes last, so its 15 s of silence pass while the other tests run.
+ * Opens, before the file's first test, an event stream that receives no task, on a server at
+ * TIME_SCALE: the test that reads it comes last, so its silence passes while the other tests run.
  */
 function openQuietSubscriber(runtime: Runtime): () => Promise<RawSubscriber> {
-  const server = useServer(runtime, { LOG_LEVEL: "warn" });
+  const server = useServer(runtime, { LOG_LEVEL: "warn", ...timeScaled() });
   let subscriber: RawSubscriber | undefined;
   beforeAll(async () => {
     // A fresh list is at change 2, and this server's list never changes: no event is due.

@@ -35,6 +35,7 @@ describe("parseAppConfig", () => {
       writeTokens: [],
       maxSubscribers: 10_000,
       maxIdempotencyKeys: 10_000,
+      timeRules: { scale: 1, pingIntervalMs: 20_000, keepAliveMs: 15_000, bodySilenceMs: 10_000 },
     });
   });
 
@@ -220,6 +221,26 @@ describe("parseAppConfig", () => {
   });
 
   test.each([
+    { value: "1", scale: 1 },
+    { value: "0.05", scale: 0.05 },
+    { value: ".5", scale: 0.5 },
+    { value: "1.0", scale: 1 },
+    { value: 0.25, scale: 0.25 },
+  ])("TIME_SCALE $value is read as $scale", ({ value, scale }) => {
+    expect(parseAppConfig({ TIME_SCALE: value }).timeRules.scale).toBe(scale);
+  });
+
+  test.each(["0", "0.0", "1.01", "2", "-0.5", "1e-2", "half", " 0.5", "0.5s", "Infinity", "NaN"])(
+    "TIME_SCALE %j is refused, saying what it takes",
+    (value) => {
+      expectRefusal(parseAppConfig, { TIME_SCALE: value }, "TIME_SCALE");
+      expect(() => parseAppConfig({ TIME_SCALE: value })).toThrow(
+        `TIME_SCALE must be a number greater than 0 and at most 1, such as 0.05, got ${JSON.stringify(value)}`,
+      );
+    },
+  );
+
+  test.each([
     "BASE_PATH",
     "MAX_BODY_BYTES",
     "MAX_TASKS",
@@ -228,6 +249,7 @@ describe("parseAppConfig", () => {
     "LOG_LEVEL",
     "READ_TOKENS",
     "WRITE_TOKENS",
+    "TIME_SCALE",
   ])("%s set to something that is neither a string nor a number is refused naming the variable", (name) => {
     expectRefusal(parseAppConfig, { [name]: { nested: true } }, name);
   });
