@@ -55,7 +55,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       const before = await serverTasks(list(), WRITE_TOKEN);
       await expectShown(page, before);
       const posted = page.waitForRequest((request) => request.method() === "POST");
-      await addWithForm(page, "Added with a token", false);
+      await addWithForm(page, "Added with a token");
       expect(await (await posted).headerValue("Authorization")).toBe(`Bearer ${WRITE_TOKEN}`);
       const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added with a token", completed: false };
       await expectShown(page, [...before, added]);
@@ -111,7 +111,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       await enterToken(page, READ_TOKEN);
       const before = await serverTasks(list(), READ_TOKEN);
       await expectShown(page, before);
-      await addWithForm(page, "Not allowed", false);
+      await addWithForm(page, "Not allowed");
       await expect.poll(() => page.getByRole("alert").textContent()).toBe(READ_ONLY);
       expect(await serverTasks(list(), READ_TOKEN)).toEqual(before);
     });
@@ -126,10 +126,10 @@ export function describeTokenFlow(runtime: Runtime): void {
       const page = await openPage(`${server().baseUrl}/`, { refused: [401] });
       const before = await serverTasks(list());
       await expectShown(page, before);
-      await addWithForm(page, "Added once a token was given", true);
+      await addWithForm(page, "Added once a token was given");
       await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN);
       await enterToken(page, WRITE_TOKEN);
-      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once a token was given", completed: true };
+      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once a token was given", completed: false };
       await expectShown(page, [...before, added]);
       expect(await serverTasks(list())).toEqual([...before, added]);
     });

@@ -1,9 +1,11 @@
 import { describeHomePage } from "./home-page.ts";
 import { describeLongTitles } from "./long-titles.ts";
 import { describeTaskControls } from "./task-controls.ts";
+import { describeTodoMvc } from "./todomvc.ts";
 import { describeTokenFlow } from "./token-flow.ts";
 
 describeHomePage("workerd");
 describeTaskControls("workerd");
 describeTokenFlow("workerd");
 describeLongTitles("workerd");
+describeTodoMvc("workerd");

@@ -2,14 +2,19 @@
 // @ts-check
 import { addTasks, resumeAdd } from "./add.js";
 import { byId } from "./dom.js";
+import { editTitles } from "./edit.js";
+import { followFilter } from "./footer.js";
+import { rows } from "./list.js";
 import { openApiUrl } from "./service.js";
 import { refresh, stopStream } from "./sync.js";
 import { controlTasks } from "./task-controls.js";
 import { takeTokens } from "./token.js";
 
 byId("openapi-link", HTMLAnchorElement).href = openApiUrl;
+followFilter();
 addTasks();
 controlTasks();
+editTitles(rows);
 takeTokens(() => {
   refresh();
   resumeAdd();
@@ -19,4 +24,5 @@ document.addEventListener("visibilitychange", () => {
 });
 // Leaving the page ends its stream cleanly rather than cutting it off mid-way.
 addEventListener("pagehide", stopStream);
+byId("title", HTMLInputElement).focus();
 refresh();

@@ -1,9 +1,9 @@
-// The home page's script: each task's controls, to mark it done, rename it and delete it.
+// The home page's script: each task's controls, to mark it done and delete it, and the writes of every control.
 // @ts-check
 
 // Each write is sent with If-Match, so that it never overwrites a change the page has not shown.
-import { byId, say } from "./dom.js";
-import { note, put, remove, rows, taskOf } from "./list.js";
+import { byId, notify } from "./dom.js";
+import { note, put, remove, rows, taskOf, tasksShown } from "./list.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { shortTitle } from "./title.js";
@@ -11,17 +11,11 @@ import { shortTitle } from "./title.js";
 /** @typedef {import("./list.js").Task} Task */
 /** @typedef {{ method: "PATCH", body: Partial<Task> } | { method: "DELETE" }} Write */
 
-const listNotice = byId("list-status", HTMLParagraphElement);
+const markAll = byId("toggle-all", HTMLInputElement);
+const clearButton = byId("clear-completed", HTMLButtonElement);
 /** Tasks with a write under way: a second click waits for the first to be answered. */
 const busy = new Set();
-/**
- * Each task being renamed, as it was when renaming began: a change made elsewhere meanwhile is
- * hidden behind the field, so the new title is written only over the task the person saw.
- * @type {Map<number, Task>}
- */
-const renaming = new Map();
-
-/** Listens once on the table for every task's controls, present and future. */
+/** Listens once on the list for every task's controls, present and future, and on Mark all and Clear completed. */
 export function controlTasks() {
   rows.addEventListener("change", (event) => {
     const box = event.target;
@@ -31,62 +25,23 @@ export function controlTasks() {
   });
   rows.addEventListener("click", (event) => {
     const target = event.target;
-    if (!(target instanceof HTMLButtonElement)) return;
-    if (target.dataset.action === "rename") startRename(target);
-    else if (target.dataset.action === "delete") act(idOf(target), { method: "DELETE" });
-  });
-  rows.addEventListener("keydown", (event) => {
-    const input = event.target;
-    if (!(input instanceof HTMLInputElement) || !input.classList.contains("rename-input")) return;
-    if (event.key === "Enter") {
-      event.preventDefault();
-      const id = idOf(input);
-      const seen = renaming.get(id);
-      const title = input.value;
-      endRename(input);
-      if (seen !== undefined && title !== seen.title) act(id, { method: "PATCH", body: { title } }, seen);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      endRename(input);
+    if (target instanceof HTMLButtonElement && target.dataset.action === "delete") {
+      act(idOf(target), { method: "DELETE" });
     }
+  });
+  markAll.addEventListener("change", () => {
+    const completed = markAll.checked;
+    for (const task of tasksShown())
+      if (task.completed !== completed) act(task.id, { method: "PATCH", body: { completed } });
+  });
+  clearButton.addEventListener("click", () => {
+    for (const task of tasksShown()) if (task.completed) act(task.id, { method: "DELETE" });
   });
 }
 
 /** @param {HTMLElement} element */
-function idOf(element) {
-  return Number(element.closest("tr")?.dataset.id);
-}
-
-/** @param {HTMLButtonElement} button */
-function startRename(button) {
-  const tr = button.closest("tr");
-  const input = tr?.querySelector(".rename-input");
-  const text = tr?.querySelector(".title-view");
-  const seen = taskOf(idOf(button));
-  if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement) || seen === undefined) return;
-  renaming.set(seen.id, seen);
-  // The field holds the whole title, however long: what is saved is what the person edited.
-  input.value = seen.title;
-  text.hidden = true;
-  input.hidden = false;
-  input.focus();
-  input.select();
-}
-
-/**
- * Shows the title again in place of its input, and gives focus back to the Rename button.
- * @param {HTMLInputElement} input
- */
-function endRename(input) {
-  const tr = input.closest("tr");
-  renaming.delete(idOf(input));
-  input.hidden = true;
-  // Hidden, it need not hold on to a title that may be a megabyte.
-  input.value = "";
-  const text = tr?.querySelector(".title-view");
-  if (text instanceof HTMLElement) text.hidden = false;
-  const button = tr?.querySelector("[data-action=rename]");
-  if (button instanceof HTMLButtonElement) button.focus();
+export function idOf(element) {
+  return Number(/** @type {HTMLElement | null} */ (element.closest("li"))?.dataset.id);
 }
 
 /**
@@ -95,7 +50,7 @@ function endRename(input) {
  * @param {Write} write
  * @param {Task | undefined} seen
  */
-async function act(id, write, seen = taskOf(id)) {
+export async function act(id, write, seen = taskOf(id)) {
   if (seen === undefined || taskOf(id) === undefined) return;
   // A second change while the first is under way is undone on screen: the first one's answer decides.
   if (busy.has(id)) return unchanged(id);
@@ -184,7 +139,7 @@ function changedElsewhere(task) {
 /** @param {number} id */
 function deletedElsewhere(id) {
   remove(id);
-  say(listNotice, `Task ${id} was deleted elsewhere`);
+  notify(`Task ${id} was deleted elsewhere`);
 }
 
 /**
