@@ -128,4 +128,82 @@ describe("the home page, for a person", () => {
       expect((await control.boundingBox())?.height).toBeGreaterThanOrEqual(44);
     }
   });
+
+  test("at a phone's and a desktop's width, light and dark: no sideways scrolling, no word broken, one-line tasks at most 56 px tall", async () => {
+    expect((await addFromElsewhere(list(), "Short one")).status).toBe(200);
+    const words = "Remember to water the tomatoes, the basil and the rosemary before leaving";
+    expect((await addFromElsewhere(list(), `${words} for the weekend trip to the mountains`, true)).status).toBe(200);
+    expect((await addFromElsewhere(list(), `Unbroken ${"x".repeat(200)}`)).status).toBe(200);
+    const page = await openPage(home());
+    await expectAllShown(page);
+    for (const width of [390, 1200]) {
+      for (const scheme of ["light", "dark"] as const) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme: scheme });
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${width} px, ${scheme}`).toBeLessThanOrEqual(0);
+        expect(await brokenWords(page), `${width} px, ${scheme}`).toEqual([]);
+        const short = page.locator("#tasks > li", { hasText: "Short one" });
+        expect((await short.boundingBox())?.height, `${width} px, ${scheme}`).toBeLessThanOrEqual(56);
+      }
+    }
+  });
+
+  test("a passing message replaces the last one rather than piling up, and clears itself", async () => {
+    const ids: number[] = [];
+    for (const title of ["Gone first", "Gone second"]) {
+      ids.push(((await (await addFromElsewhere(list(), title)).json()) as { id: number }).id);
+    }
+    const page = await openPage(home(), {
+      refused: [410],
+      // Each task is deleted by another client just before the page's PATCH reaches the server.
+      before: (tab) =>
+        tab.route(/\/tasks\/\d+$/, async (route) => {
+          if (route.request().method() === "PATCH") await fetch(route.request().url(), { method: "DELETE" });
+          await route.fallback();
+        }),
+    });
+    await expectAllShown(page);
+    await page.getByRole("checkbox", { name: "Gone first", exact: true }).click();
+    const first = page.getByText(`Task ${ids[0]} was deleted elsewhere`, { exact: true });
+    await first.waitFor();
+    await page.getByRole("checkbox", { name: "Gone second", exact: true }).click();
+    const second = page.getByText(`Task ${ids[1]} was deleted elsewhere`, { exact: true });
+    await second.waitFor();
+    expect(await first.count()).toBe(0);
+    await second.waitFor({ state: "detached", timeout: 30_000 });
+  });
 });
+
+/** Waits until the page shows as many tasks as the server holds: some are too long to compare whole. */
+async function expectAllShown(page: Page): Promise<void> {
+  const held = (await serverTasks(`${new URL(page.url()).origin}/tasks`)).length;
+  await expect.poll(() => page.locator("#tasks > li").count(), { timeout: 30_000 }).toBe(held);
+}
+
+/**
+ * The words of the page's text that are drawn on more than one line, but for those longer than their
+ * element's width, which nothing but breaking them fits.
+ */
+function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (parent === null || parent.offsetParent === null) continue;
+      const width = parent.getBoundingClientRect().width;
+      const text = node.textContent ?? "";
+      for (const match of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        if (lines.size > 1 && range.getBoundingClientRect().width < width) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
+}
