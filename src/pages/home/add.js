@@ -1,5 +1,6 @@
 // The home page's script: the new-task field, which adds each task once.
 // @ts-check
+import { readOnly } from "./access.js";
 import { byId, say } from "./dom.js";
 import { messageOf, newKey, send, tasksUrl } from "./service.js";
 import { askForToken, following, refresh, unusable } from "./sync.js";
@@ -65,6 +66,9 @@ async function add(task) {
   } else if (res.status === 401) {
     addAfterToken = true;
     askForToken(await messageOf(res));
+  } else if (res.status === 403) {
+    pending = null;
+    readOnly(await messageOf(res));
   } else {
     // The service answered: the task was not added, and a new try is a new task.
     if (res.status !== 503) pending = null;

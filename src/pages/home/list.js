@@ -1,5 +1,6 @@
 // The home page's script: the list as the page shows it, an item per task in id order.
 // @ts-check
+import { isReadOnly } from "./access.js";
 import { byId } from "./dom.js";
 import { showTotals } from "./footer.js";
 import { shortTitle } from "./title.js";
@@ -170,6 +171,7 @@ function newRow(task) {
   const line = element("div", "view");
   line.append(box, view, editInput, actions);
   li.append(line, note);
+  if (isReadOnly()) for (const control of [box, edit, del]) control.disabled = true;
   /** @type {Row} */
   const row = { task, li, text, toggle, box, editInput, edit, del, note, whole: false };
   toggle.addEventListener("click", () => {

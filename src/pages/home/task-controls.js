@@ -2,6 +2,7 @@
 // @ts-check
 
 // Each write is sent with If-Match, so that it never overwrites a change the page has not shown.
+import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
 import { note, put, remove, rows, taskOf, tasksShown } from "./list.js";
 import { messageOf, send, tasksUrl } from "./service.js";
@@ -100,6 +101,7 @@ async function answered(id, res) {
   }
   if (res.status === 410 || res.status === 404) return deletedElsewhere(id);
   if (res.status === 401) return askForToken(await messageOf(res));
+  if (res.status === 403) return readOnly(await messageOf(res));
   note(id, await messageOf(res));
 }
 
