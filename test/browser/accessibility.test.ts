@@ -1,4 +1,4 @@
-// axe-core run in the home page in Chromium: no violation empty, with tasks, while editing, read-only and dark.
+// axe-core run in the home page in Chromium: no violation empty, with tasks, while editing, filtered, dark, offering Undo.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
@@ -38,7 +38,7 @@ describe("the home page, checked by axe-core", () => {
   const home = () => `${server().baseUrl}/`;
   const list = () => `${server().baseUrl}/tasks`;
 
-  test("has no violation empty, with tasks, while a title is edited, and in dark mode", async () => {
+  test("has no violation empty, with tasks, while a title is edited, filtered, in dark mode, on a phone and offering Undo", async () => {
     for (const task of await serverTasks(list())) await fetch(`${list()}/${task.id}`, { method: "DELETE" });
     const page = await openPage(home());
     await expectShown(page, []);
@@ -66,5 +66,9 @@ describe("the home page, checked by axe-core", () => {
     }
     await page.setViewportSize({ width: 390, height: 800 });
     expect(await violations(page), "on a phone, dark").toEqual([]);
+    await page.getByRole("button", { name: "Delete Send the invoices", exact: true }).click();
+    await page.getByRole("button", { name: "Undo", exact: true }).waitFor();
+    expect(await violations(page), "offering to undo a deletion").toEqual([]);
+    await page.getByRole("button", { name: "Undo", exact: true }).click();
   });
 });

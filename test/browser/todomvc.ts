@@ -52,7 +52,8 @@ export function describeTodoMvc(runtime: Runtime): void {
 
       const clear = other.getByRole("button", { name: "Clear completed", exact: true });
       await clear.click();
-      await expect.poll(async () => (await serverTasks(list())).length).toBe(0);
+      // Deleted once the offer to undo it has gone.
+      await expect.poll(async () => (await serverTasks(list())).length, { timeout: 30_000 }).toBe(0);
       await expectShown(page, []);
       await expectShown(other, []);
       expect(await clear.isVisible()).toBe(false);
@@ -118,7 +119,7 @@ export function describeTodoMvc(runtime: Runtime): void {
       await page.getByRole("button", { name: "Edit Call grandma", exact: true }).click();
       await page.keyboard.press("Backspace");
       await page.keyboard.press("Enter");
-      await expect.poll(titleOf).toBe(undefined);
+      await expect.poll(titleOf, { timeout: 30_000 }).toBe(undefined);
       await expectShown(other, await serverTasks(list()));
       await expectShown(page, await serverTasks(list()));
     });

@@ -55,8 +55,8 @@ export function notify(text, { undo, expire } = {}) {
   }, MESSAGE_MS);
 }
 
-/** Runs what waits for the message to go, once. */
-function settle() {
+/** Runs what waits for the message to go, once: now, as the page is being closed. */
+export function settle() {
   const expire = onExpire;
   onExpire = null;
   onUndo = null;

@@ -2,6 +2,7 @@
 // @ts-check
 import { taskOf } from "./list.js";
 import { act, idOf } from "./task-controls.js";
+import { deleteWithUndo } from "./undo.js";
 
 /** @typedef {import("./list.js").Task} Task */
 
@@ -74,7 +75,7 @@ function save(input, refocus) {
   const title = input.value.trim();
   endEdit(input, refocus);
   if (seen === undefined) return;
-  if (title === "") act(id, { method: "DELETE" }, seen);
+  if (title === "") deleteWithUndo([seen]);
   else if (title !== seen.title) act(id, { method: "PATCH", body: { title } }, seen);
 }
 

@@ -3,7 +3,7 @@
 
 import { showAccess } from "./access.js";
 import { addTasks, resumeAdd } from "./add.js";
-import { byId } from "./dom.js";
+import { byId, settle } from "./dom.js";
 import { editTitles } from "./edit.js";
 import { followFilter } from "./footer.js";
 import { rows } from "./list.js";
@@ -11,11 +11,13 @@ import { dropToken, openApiUrl } from "./service.js";
 import { refresh, restart, stopStream } from "./sync.js";
 import { controlTasks } from "./task-controls.js";
 import { showTokenForm, takeTokens, tokenTools } from "./token.js";
+import { deleteTasks } from "./undo.js";
 
 byId("openapi-link", HTMLAnchorElement).href = openApiUrl;
 followFilter();
 addTasks();
 controlTasks();
+deleteTasks();
 editTitles(rows);
 showAccess();
 takeTokens(() => {
@@ -35,7 +37,11 @@ tokenTools({
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) refresh();
 });
-// Leaving the page ends its stream cleanly rather than cutting it off mid-way.
-addEventListener("pagehide", stopStream);
+// Leaving the page deletes what is no longer to be undone, and ends its stream cleanly rather than
+// cutting it off mid-way.
+addEventListener("pagehide", () => {
+  settle();
+  stopStream();
+});
 byId("title", HTMLInputElement).focus();
 refresh();

@@ -22,8 +22,12 @@ const newTitle = byId("title", HTMLInputElement);
 /** @type {Map<number, Row>} */
 const shown = new Map();
 let completedCount = 0;
-/** Tasks the person deleted, kept off the list while they may still be brought back. */
-const held = new Set();
+/**
+ * Tasks the person deleted, kept off the list while they may still be brought back: each as the
+ * service last said it is, undefined while it has said nothing, null once it was deleted elsewhere.
+ * @type {Map<number, Task | null | undefined>}
+ */
+const held = new Map();
 
 /**
  * Shows exactly `tasks`: rows already shown are updated in place, so focus and a title being
@@ -41,7 +45,10 @@ export function render(tasks) {
  * @param {Task} task
  */
 export function put(task) {
-  if (held.has(task.id)) return;
+  if (held.has(task.id)) {
+    if (held.get(task.id) !== null) held.set(task.id, task);
+    return;
+  }
   const row = shown.get(task.id);
   if (row !== undefined) {
     // Comparing titles is one pass over them, drawing one far more: a row is redrawn only where it changed.
@@ -67,6 +74,7 @@ export function put(task) {
  * @param {number} id
  */
 export function remove(id) {
+  if (held.has(id)) held.set(id, null);
   const row = shown.get(id);
   if (row === undefined) return;
   const hadFocus = row.li.contains(document.activeElement);
@@ -86,12 +94,19 @@ export function remove(id) {
  */
 export function hold(id) {
   remove(id);
-  held.add(id);
+  held.set(id, undefined);
 }
 
-/** @param {number} id */
+/**
+ * Lets the service's word on a held task show again.
+ * @param {number} id
+ * @returns {Task | null | undefined} the task as the service last said it is while it was held:
+ *   null when it was deleted elsewhere, undefined when the service said nothing of it
+ */
 export function release(id) {
+  const latest = held.get(id);
   held.delete(id);
+  return latest;
 }
 
 /** Drops every task shown: what the service holds follows. */

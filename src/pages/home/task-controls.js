@@ -1,4 +1,4 @@
-// The home page's script: each task's controls, to mark it done and delete it, and the writes of every control.
+// The home page's script: each task's checkbox and Mark all, and how a task is written and read.
 // @ts-check
 
 // Each write is sent with If-Match, so that it never overwrites a change the page has not shown.
@@ -13,10 +13,9 @@ import { shortTitle } from "./title.js";
 /** @typedef {{ method: "PATCH", body: Partial<Task> } | { method: "DELETE" }} Write */
 
 const markAll = byId("toggle-all", HTMLInputElement);
-const clearButton = byId("clear-completed", HTMLButtonElement);
 /** Tasks with a write under way: a second click waits for the first to be answered. */
 const busy = new Set();
-/** Listens once on the list for every task's controls, present and future, and on Mark all and Clear completed. */
+/** Listens once on the list for every task's checkbox, present and future, and on Mark all. */
 export function controlTasks() {
   rows.addEventListener("change", (event) => {
     const box = event.target;
@@ -24,19 +23,10 @@ export function controlTasks() {
       act(idOf(box), { method: "PATCH", body: { completed: box.checked } });
     }
   });
-  rows.addEventListener("click", (event) => {
-    const target = event.target;
-    if (target instanceof HTMLButtonElement && target.dataset.action === "delete") {
-      act(idOf(target), { method: "DELETE" });
-    }
-  });
   markAll.addEventListener("change", () => {
     const completed = markAll.checked;
     for (const task of tasksShown())
       if (task.completed !== completed) act(task.id, { method: "PATCH", body: { completed } });
-  });
-  clearButton.addEventListener("click", () => {
-    for (const task of tasksShown()) if (task.completed) act(task.id, { method: "DELETE" });
   });
 }
 
@@ -106,7 +96,7 @@ async function answered(id, res) {
 }
 
 /** @param {number} id */
-function unchanged(id) {
+export function unchanged(id) {
   const shown = taskOf(id);
   if (shown !== undefined) put(shown);
 }
@@ -117,7 +107,7 @@ function unchanged(id) {
  * @param {number} id
  * @returns {Promise<{ task: Task, etag: string } | undefined>}
  */
-async function readTask(id) {
+export async function readTask(id) {
   const res = await send(`${tasksUrl}/${id}`);
   const etag = res.headers.get("ETag");
   if (res.status === 200 && etag !== null) return { task: await res.json(), etag };
@@ -129,7 +119,7 @@ async function readTask(id) {
 }
 
 /** @param {Task} task */
-function changedElsewhere(task) {
+export function changedElsewhere(task) {
   put(task);
   const state = task.completed ? "done" : "not done";
   note(
@@ -148,6 +138,6 @@ function deletedElsewhere(id) {
  * @param {Task} a
  * @param {Task} b
  */
-function same(a, b) {
+export function same(a, b) {
   return a.title === b.title && a.completed === b.completed;
 }
