@@ -1,5 +1,6 @@
 import { describeHomePage } from "./home-page.ts";
 import { describeLongTitles } from "./long-titles.ts";
+import { describeOutbox } from "./outbox.ts";
 import { describeTaskControls } from "./task-controls.ts";
 import { describeTodoMvc } from "./todomvc.ts";
 import { describeTokenFlow } from "./token-flow.ts";
@@ -11,3 +12,4 @@ describeTokenFlow("workerd");
 describeLongTitles("workerd");
 describeTodoMvc("workerd");
 describeUndo("workerd");
+describeOutbox("workerd");

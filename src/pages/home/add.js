@@ -2,6 +2,7 @@
 // @ts-check
 import { readOnly } from "./access.js";
 import { byId, say } from "./dom.js";
+import { queue } from "./outbox.js";
 import { messageOf, newKey, send, tasksUrl } from "./service.js";
 import { askForToken, following, refresh, unusable } from "./sync.js";
 
@@ -41,7 +42,12 @@ async function submit() {
   try {
     if (title !== "") await add({ title, completed: false });
   } catch (error) {
-    if (!unusable(error)) say(addError, "Cannot reach the service: try again, the task will not be added twice");
+    // Out of reach: the task waits in the outbox with its key, and is added once when the service is back.
+    if (!unusable(error) && pending !== null) {
+      queue({ kind: "add", key: pending.key, title: pending.title });
+      pending = null;
+      addForm.reset();
+    }
   } finally {
     adding = false;
     addForm.removeAttribute("aria-busy");

@@ -5,6 +5,7 @@ import { showAccess } from "./access.js";
 import { addTasks, resumeAdd } from "./add.js";
 import { byId, settle } from "./dom.js";
 import { editTitles } from "./edit.js";
+import { sendWaiting } from "./flush.js";
 import { followFilter } from "./footer.js";
 import { rows } from "./list.js";
 import { dropToken, openApiUrl } from "./service.js";
@@ -45,3 +46,4 @@ addEventListener("pagehide", () => {
 });
 byId("title", HTMLInputElement).focus();
 refresh();
+sendWaiting();

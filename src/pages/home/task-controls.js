@@ -5,6 +5,7 @@
 import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
 import { note, put, remove, rows, taskOf, tasksShown } from "./list.js";
+import { queue } from "./outbox.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { shortTitle } from "./title.js";
@@ -54,7 +55,11 @@ export async function act(id, write, seen = taskOf(id)) {
     await send(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
   } catch (error) {
     unchanged(id);
-    if (!unusable(error)) note(id, "Cannot reach the service: try again");
+    // Out of reach: the change waits in the outbox, and the task shows as it will be.
+    if (!unusable(error) && write.method === "PATCH") {
+      queue({ kind: "patch", id, body: write.body, seen });
+      put({ ...seen, ...write.body });
+    }
   } finally {
     busy.delete(id);
   }

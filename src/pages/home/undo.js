@@ -3,6 +3,7 @@
 import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
 import { hold, put, release, rows, taskOf, tasksShown } from "./list.js";
+import { queue } from "./outbox.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { changedElsewhere, idOf, readTask, same } from "./task-controls.js";
@@ -41,8 +42,14 @@ export async function deleteWithUndo(seen) {
       else doomed.push(current);
     }
   } catch (error) {
-    if (!unusable(error)) notify("Cannot reach the service: nothing was deleted");
-    return;
+    if (unusable(error)) return;
+    // Out of reach: what was not read waits in the outbox, off the list.
+    const read = new Set(doomed.map((one) => one.task.id));
+    for (const task of seen) {
+      if (read.has(task.id)) continue;
+      queue({ kind: "delete", id: task.id, seen: task });
+      hold(task.id);
+    }
   }
   if (doomed.length === 0) return;
   for (const { task } of doomed) hold(task.id);
@@ -83,8 +90,9 @@ async function deleteNow({ task, etag }) {
     else if (res.status === 403) readOnly(await messageOf(res));
     else notify(await messageOf(res));
   } catch (error) {
-    putBack(task);
-    if (!unusable(error)) notify(`Cannot reach the service: “${shortTitle(task.title)}” was not deleted`);
+    if (unusable(error)) putBack(task);
+    // Out of reach: the deletion waits in the outbox, and the task stays off the list.
+    else queue({ kind: "delete", id: task.id, seen: task });
   }
 }
 
