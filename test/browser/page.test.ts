@@ -17,6 +17,16 @@ function luminance(color: string): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
+/** Takes a screenshot of the whole page, kept in docs/ when UPDATE_SCREENSHOTS=1. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  // The new-task field has the focus on load; a screenshot shows the page as it is when nothing has it.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const shot = await page.screenshot({ fullPage: true });
+  if (SCREENSHOTS === undefined) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  writeFileSync(resolve(SCREENSHOTS, name), shot);
+}
+
 /** The label of the focused control, or the text of the focused button. */
 function focused(page: Page): Promise<string | undefined> {
   return page.evaluate(() => {
@@ -43,6 +53,10 @@ describe("the home page, for a person", () => {
   test("follows the system's light or dark mode", async () => {
     expect((await addFromElsewhere(list(), "Show the list on a home page", true)).status).toBe(200);
     expect((await addFromElsewhere(list(), "Test it in a real browser", false)).status).toBe(200);
+    expect(
+      (await addFromElsewhere(list(), "Water the tomatoes, the basil and the rosemary before the weekend", false))
+        .status,
+    ).toBe(200);
     const page = await openPage(home());
     await expectShown(page, await serverTasks(list()));
     for (const scheme of ["light", "dark"] as const) {
@@ -58,12 +72,11 @@ describe("the home page, for a person", () => {
         expect(luminance(background)).toBeLessThan(0.05);
         expect(luminance(text)).toBeGreaterThan(0.8);
       }
-      const screenshot = await page.screenshot({ fullPage: true });
-      if (SCREENSHOTS !== undefined) {
-        mkdirSync(SCREENSHOTS, { recursive: true });
-        writeFileSync(resolve(SCREENSHOTS, `home-page-${scheme}.png`), screenshot);
-      }
+      await screenshot(page, `home-page-${scheme}.png`);
     }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.setViewportSize({ width: 390, height: 700 });
+    await screenshot(page, "home-page-phone.png");
   });
 
   test("shows titles as the text they are, never as markup", async () => {

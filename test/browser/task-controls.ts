@@ -96,6 +96,8 @@ export function describeTaskControls(runtime: Runtime): void {
       const note = page.locator("#tasks > li", { hasText: /Water the garden/ }).getByRole("status");
       await expect.poll(() => note.textContent()).toBe(CHANGED("Water the garden", "not done"));
       expect(await note.isVisible()).toBe(true);
+      // Like every passing message, it clears itself.
+      await note.waitFor({ state: "detached", timeout: 30_000 });
       const now = await serverTasks(list());
       expect(now.find((shown) => shown.id === added.id)).toEqual({
         id: added.id,

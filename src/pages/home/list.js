@@ -13,7 +13,8 @@ import { shortTitle } from "./title.js";
  * A task's item and the elements that show it; `whole` is whether the person asked for all of a long title.
  * @typedef {{
  *   task: Task, li: HTMLLIElement, text: HTMLElement, toggle: HTMLButtonElement, box: HTMLInputElement,
- *   editInput: HTMLInputElement, edit: HTMLButtonElement, del: HTMLButtonElement, note: HTMLElement, whole: boolean
+ *   editInput: HTMLInputElement, edit: HTMLButtonElement, del: HTMLButtonElement, note: HTMLElement, whole: boolean,
+ *   noteTimer: number
  * }} Row
  */
 
@@ -21,6 +22,7 @@ export const rows = byId("tasks", HTMLUListElement);
 const newTitle = byId("title", HTMLInputElement);
 /** @type {Map<number, Row>} */
 const shown = new Map();
+const NOTE_MS = 5000;
 let completedCount = 0;
 /**
  * Tasks the person deleted, kept off the list while they may still be brought back: each as the
@@ -134,7 +136,11 @@ export function tasksShown() {
  */
 export function note(id, text) {
   const row = shown.get(id);
-  if (row !== undefined && row.note.textContent !== text) row.note.textContent = text;
+  if (row === undefined) return;
+  clearTimeout(row.noteTimer);
+  if (row.note.textContent !== text) row.note.textContent = text;
+  // Like every passing message, it clears itself once it has been read.
+  if (text !== "") row.noteTimer = setTimeout(() => note(id, ""), NOTE_MS);
 }
 
 /**
@@ -188,7 +194,7 @@ function newRow(task) {
   li.append(line, note);
   if (isReadOnly()) for (const control of [box, edit, del]) control.disabled = true;
   /** @type {Row} */
-  const row = { task, li, text, toggle, box, editInput, edit, del, note, whole: false };
+  const row = { task, li, text, toggle, box, editInput, edit, del, note, whole: false, noteTimer: 0 };
   toggle.addEventListener("click", () => {
     row.whole = !row.whole;
     showWhole(row, shortTitle(row.task.title));
