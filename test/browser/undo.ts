@@ -25,8 +25,10 @@ export function describeUndo(runtime: Runtime): void {
       await page.getByRole("button", { name: "Delete Undo me", exact: true }).click();
       await page.getByText("Deleted “Undo me”", { exact: true }).waitFor();
       expect(await page.getByText("Undo me", { exact: true }).count()).toBe(0);
-      await page.getByRole("button", { name: "Undo", exact: true }).click();
+      await page.getByRole("button", { name: "Undo", exact: true }).focus();
+      await page.keyboard.press("Enter");
       await page.getByText("Undo me", { exact: true }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Undo me");
       expect(await held(task.id)).toBe(true);
       await expectShown(page, await serverTasks(list()));
 

@@ -111,6 +111,14 @@ export function release(id) {
   return latest;
 }
 
+/**
+ * Gives the focus to a task's checkbox, as after its deletion was undone.
+ * @param {number} id
+ */
+export function focusTask(id) {
+  shown.get(id)?.box.focus();
+}
+
 /** Drops every task shown: what the service holds follows. */
 export function clear() {
   render([]);

@@ -2,7 +2,7 @@
 // @ts-check
 import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
-import { hold, put, release, rows, taskOf, tasksShown } from "./list.js";
+import { focusTask, hold, put, release, rows, taskOf, tasksShown } from "./list.js";
 import { queue } from "./outbox.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
@@ -56,10 +56,9 @@ export async function deleteWithUndo(seen) {
   const first = doomed[0]?.task.title ?? "";
   notify(doomed.length === 1 ? `Deleted “${shortTitle(first)}”` : `Deleted ${doomed.length} tasks`, {
     undo: () => {
-      for (const { task } of doomed) {
-        const latest = release(task.id);
-        if (latest !== null) put(latest ?? task);
-      }
+      for (const { task } of doomed) putBack(task);
+      // The Undo button goes: the focus goes to what it brought back rather than to the page's start.
+      focusTask(doomed[0]?.task.id ?? 0);
     },
     expire: () => {
       for (const doomedTask of doomed) deleteNow(doomedTask);
