@@ -36,6 +36,10 @@ export function describeOutbox(runtime: Runtime): void {
         "mark “Toggled offline” done; delete “Deleted offline”";
       await page.getByText(banner, { exact: true }).waitFor();
       expect(await page.getByText("Deleted offline", { exact: true }).count()).toBe(0);
+      const toggledRow = page.locator("#tasks > li", { hasText: "Toggled offline" }).locator(".title-view");
+      expect(await toggledRow.evaluate((view) => getComputedStyle(view, "::after").content)).toBe(
+        '" (waiting to be sent)"',
+      );
       await page.reload();
       await page.getByText(banner, { exact: true }).waitFor();
       expect(await page.getByText("Deleted offline", { exact: true }).count()).toBe(0);

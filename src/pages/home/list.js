@@ -23,6 +23,8 @@ const newTitle = byId("title", HTMLInputElement);
 /** @type {Map<number, Row>} */
 const shown = new Map();
 const NOTE_MS = 5000;
+/** Tasks with a change that waits to be sent. @type {Set<number>} */
+let waitingIds = new Set();
 let completedCount = 0;
 /**
  * Tasks the person deleted, kept off the list while they may still be brought back: each as the
@@ -112,6 +114,15 @@ export function release(id) {
 }
 
 /**
+ * Marks the tasks whose change waits in the outbox, as they are drawn now and later.
+ * @param {Set<number>} ids
+ */
+export function markPending(ids) {
+  waitingIds = ids;
+  for (const row of shown.values()) row.li.classList.toggle("pending", ids.has(row.task.id));
+}
+
+/**
  * Gives the focus to a task's checkbox, as after its deletion was undone.
  * @param {number} id
  */
@@ -174,6 +185,7 @@ function totals() {
 function newRow(task) {
   const li = document.createElement("li");
   li.dataset.id = String(task.id);
+  li.classList.toggle("pending", waitingIds.has(task.id));
   const box = document.createElement("input");
   box.type = "checkbox";
   box.className = "done-box";

@@ -1,6 +1,7 @@
 // The home page's script: the writes that wait while the service cannot be reached, kept across reloads.
 // @ts-check
 import { byId, say } from "./dom.js";
+import { markPending } from "./list.js";
 import { shortTitle } from "./title.js";
 
 /** @typedef {import("./list.js").Task} Task */
@@ -48,6 +49,7 @@ function keep(writes) {
 /** Says what waits to be sent, if anything does. */
 export function showWaiting() {
   const writes = waiting();
+  markPending(new Set(writes.flatMap((write) => (write.kind === "patch" ? [write.id] : []))));
   const what = writes.map((write) => {
     if (write.kind === "add") return `add “${shortTitle(write.title)}”`;
     const title = shortTitle(write.seen.title);
