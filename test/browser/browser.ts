@@ -69,18 +69,15 @@ export function useBrowser(): OpenPage {
   };
 }
 
-/** The list as the page shows it: each row's id, title as shown and whether it says done. */
+/** The list as the page holds it, whatever the filter: each task's id, title as shown and whether it is checked. */
 export async function shownTasks(page: Page): Promise<ShownTask[]> {
-  const rows = await page
-    .getByRole("table")
-    .locator("tbody tr")
-    .evaluateAll((trs) =>
-      trs.map((tr) => [".id", ".title-text", ".state"].map((cell) => tr.querySelector(cell)?.textContent ?? "")),
-    );
-  return rows.map(([id = "", title = "", state = ""]) => {
-    if (state !== "Done" && state !== "Not done") throw new Error(`Task ${id} shows ${JSON.stringify(state)}`);
-    return { id: Number(id), title, completed: state === "Done" };
-  });
+  return page.locator("#tasks > li").evaluateAll((items) =>
+    items.map((li) => ({
+      id: Number((li as HTMLElement).dataset.id),
+      title: li.querySelector(".title-text")?.textContent ?? "",
+      completed: (li.querySelector(".done-box") as HTMLInputElement | null)?.checked ?? false,
+    })),
+  );
 }
 
 /** Waits until the page shows exactly `tasks`: the page polls, so what it shows catches up. */
@@ -114,9 +111,13 @@ export async function patchFromElsewhere(taskUrl: string, patch: object): Promis
   });
 }
 
-/** Adds a task through the page's form, as a person would with a pointer. */
-export async function addWithForm(page: Page, title: string, completed: boolean): Promise<void> {
-  await page.getByLabel("Title", { exact: true }).fill(title);
-  await page.getByLabel("Done already", { exact: true }).setChecked(completed);
-  await page.getByRole("button", { name: "Add task" }).click();
+/** The field that adds a task. */
+export function newTaskField(page: Page) {
+  return page.getByPlaceholder("What needs to be done?", { exact: true });
+}
+
+/** Adds a task through the page's new-task field, as a person would: typing its title and Enter. */
+export async function addWithForm(page: Page, title: string): Promise<void> {
+  await newTaskField(page).fill(title);
+  await newTaskField(page).press("Enter");
 }

@@ -40,7 +40,7 @@ export function describeLongTitles(runtime: Runtime): void {
 
       const target = long[3] as ShownTask;
       const start = shownTitle(shown, target.id);
-      const text = page.locator(`tr[data-id="${target.id}"] .title-text`);
+      const text = page.locator(`li[data-id="${target.id}"] .title-text`);
       await page.getByRole("button", { name: `Show all of the title of task ${target.id}` }).focus();
       await page.keyboard.press("Enter");
       await expect.poll(() => shownLength(text), { timeout: 30_000 }).toBe(target.title.length);
@@ -57,7 +57,7 @@ export function describeLongTitles(runtime: Runtime): void {
         const watch = new MutationObserver((changes) => {
           for (const change of changes) {
             const element = change.target instanceof Element ? change.target : change.target.parentElement;
-            if (change.type === "attributes" || element?.closest(".title")) titles.add(change.target);
+            if (change.type === "attributes" || element?.closest(".title-view")) titles.add(change.target);
           }
           Object.assign(window, { titlesRedrawn: titles.size });
         });
@@ -69,13 +69,13 @@ export function describeLongTitles(runtime: Runtime): void {
         });
         Object.assign(window, { titlesRedrawn: 0 });
       });
-      await page.getByRole("checkbox", { name: `Done: ${start}` }).focus();
+      await page.getByRole("checkbox", { name: start, exact: true }).focus();
       await page.keyboard.press("Space");
       await expect.poll(async () => completed(await serverTasks(list()), target.id), { timeout: 30_000 }).toBe(true);
       await expect.poll(async () => completed(await shownTasks(page), target.id), { timeout: 30_000 }).toBe(true);
       expect(await page.evaluate(() => (window as unknown as { titlesRedrawn: number }).titlesRedrawn)).toBe(0);
 
-      await page.getByRole("button", { name: `Rename ${start}` }).press("Enter");
+      await page.getByRole("button", { name: `Edit ${start}` }).press("Enter");
       const field = page.getByRole("textbox", { name: `New title for ${start}` });
       expect(await field.inputValue()).toBe(target.title);
       await field.press("End");
@@ -88,7 +88,7 @@ export function describeLongTitles(runtime: Runtime): void {
         })
         .toBe(true);
       await expect.poll(async () => shownTitle(await shownTasks(page), target.id), { timeout: 30_000 }).toBe(start);
-      expect(await page.getByRole("button", { name: `Rename ${start}` }).isVisible()).toBe(true);
+      expect(await page.getByRole("button", { name: `Edit ${start}` }).isVisible()).toBe(true);
     });
   });
 }

@@ -55,7 +55,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       const before = await serverTasks(list(), WRITE_TOKEN);
       await expectShown(page, before);
       const posted = page.waitForRequest((request) => request.method() === "POST");
-      await addWithForm(page, "Added with a token", false);
+      await addWithForm(page, "Added with a token");
       expect(await (await posted).headerValue("Authorization")).toBe(`Bearer ${WRITE_TOKEN}`);
       const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added with a token", completed: false };
       await expectShown(page, [...before, added]);
@@ -106,14 +106,54 @@ export function describeTokenFlow(runtime: Runtime): void {
       await expectShown(page, await serverTasks(list(), READ_TOKEN));
     });
 
-    test("shows the service's 403 message when the token may read but not add, and adds nothing", async () => {
+    test("with a token that may only read, shows the list with its controls off and says why, until the token changes", async () => {
       const page = await openPage(home(), { refused: [401, 403] });
       await enterToken(page, READ_TOKEN);
       const before = await serverTasks(list(), READ_TOKEN);
       await expectShown(page, before);
-      await addWithForm(page, "Not allowed", false);
-      await expect.poll(() => page.getByRole("alert").textContent()).toBe(READ_ONLY);
+      await addWithForm(page, "Not allowed");
+      const notice = page.getByText(READ_ONLY, { exact: false });
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(
+        `${READ_ONLY}. The list is shown, and its controls are off until you change the token`,
+      );
       expect(await serverTasks(list(), READ_TOKEN)).toEqual(before);
+      const first = before[0]?.title ?? "";
+      const controls = [
+        page.getByPlaceholder("What needs to be done?"),
+        page.getByRole("checkbox", { name: "Mark all as complete" }),
+        page.getByRole("checkbox", { name: first, exact: true }),
+        page.getByRole("button", { name: `Edit ${first}`, exact: true }),
+        page.getByRole("button", { name: `Delete ${first}`, exact: true }),
+      ];
+      for (const control of controls) expect(await control.isDisabled()).toBe(true);
+      // A reload keeps the token, and what it may do.
+      await page.reload();
+      await expectShown(page, before);
+      for (const control of controls) expect(await control.isDisabled()).toBe(true);
+
+      await page.getByRole("button", { name: "Change token", exact: true }).click();
+      await enterToken(page, WRITE_TOKEN);
+      await expectShown(page, before);
+      for (const control of controls) expect(await control.isDisabled()).toBe(false);
+      expect(await notice.count()).toBe(0);
+      await addWithForm(page, "Allowed now");
+      await expect
+        .poll(async () => (await serverTasks(list(), READ_TOKEN)).at(-1)?.title, { timeout: 30_000 })
+        .toBe("Allowed now");
+    });
+
+    test("forgets the kept token on request, and asks for one again", async () => {
+      const page = await openPage(home(), { refused: [401] });
+      expect(await page.getByRole("button", { name: "Forget token" }).isVisible()).toBe(false);
+      await enterToken(page, READ_TOKEN);
+      await expectShown(page, await serverTasks(list(), READ_TOKEN));
+      await page.getByRole("button", { name: "Forget token", exact: true }).click();
+      await expect.poll(() => page.getByRole("alert").first().textContent()).toBe(NO_TOKEN);
+      expect(await page.evaluate(() => sessionStorage.getItem("task-list-token"))).toBe(null);
+      expect(await page.getByRole("button", { name: "Forget token" }).isVisible()).toBe(false);
+      await enterToken(page, READ_TOKEN);
+      await expectShown(page, await serverTasks(list(), READ_TOKEN));
     });
   });
 
@@ -126,10 +166,10 @@ export function describeTokenFlow(runtime: Runtime): void {
       const page = await openPage(`${server().baseUrl}/`, { refused: [401] });
       const before = await serverTasks(list());
       await expectShown(page, before);
-      await addWithForm(page, "Added once a token was given", true);
+      await addWithForm(page, "Added once a token was given");
       await expect.poll(() => page.getByRole("alert").textContent()).toBe(NO_TOKEN);
       await enterToken(page, WRITE_TOKEN);
-      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once a token was given", completed: true };
+      const added = { id: (before.at(-1)?.id ?? 0) + 1, title: "Added once a token was given", completed: false };
       await expectShown(page, [...before, added]);
       expect(await serverTasks(list())).toEqual([...before, added]);
     });

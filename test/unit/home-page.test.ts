@@ -36,19 +36,20 @@ describe.each([
     const html = await res.text();
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(html).toContain('<label for="title">Title</label><input id="title"');
-    expect(html).toContain('<input id="completed" name="completed" type="checkbox"><label for="completed">');
+    expect(html).toContain('<label for="title" class="visually-hidden">New task</label>');
+    expect(html).toContain('placeholder="What needs to be done?"');
+    expect(html).toContain('<input id="toggle-all" type="checkbox" aria-label="Mark all as complete"');
     expect(html).toContain('<a id="openapi-link" href="openapi.json">');
   });
 
-  test("gives each task a done checkbox, a Rename and a Delete button named after its title's start, writing with If-Match", async () => {
+  test("gives each task a checkbox, an Edit and a Delete button named after its title's start, writing with If-Match", async () => {
     const html = await (await appFrom(env).request(path)).text();
-    expect(html).toContain('<th scope="col">Done</th><th scope="col">Actions</th>');
+    expect(html).toContain('<a href="#/active">Active</a>');
     expect(html).toContain("const short = shortTitle(row.task.title);");
-    expect(html).toContain("`Done: $" + "{short}`");
-    expect(html).toContain("`Rename $" + "{short}`");
-    expect(html).toContain("`Delete $" + "{short}`");
-    expect(html).toContain("`New title for $" + "{short}`");
+    expect(html).toContain('row.box.setAttribute("aria-label", name);');
+    expect(html).toContain("`Edit $" + "{name}`");
+    expect(html).toContain("`Delete $" + "{name}`");
+    expect(html).toContain("`New title for $" + "{name}`");
     expect(html).toContain(" of the title of task $" + "{row.task.id}`");
     expect(html).toContain('"If-Match": etag');
     expect(html).toContain('"Content-Type": "application/merge-patch+json"');

@@ -1,6 +1,8 @@
-// The home page's script: the form that adds a task, each once.
+// The home page's script: the new-task field, which adds each task once.
 // @ts-check
+import { readOnly } from "./access.js";
 import { byId, say } from "./dom.js";
+import { queue } from "./outbox.js";
 import { messageOf, newKey, send, tasksUrl } from "./service.js";
 import { askForToken, following, refresh, unusable } from "./sync.js";
 
@@ -8,8 +10,6 @@ import { askForToken, following, refresh, unusable } from "./sync.js";
 
 const addForm = byId("add-form", HTMLFormElement);
 const titleInput = byId("title", HTMLInputElement);
-const completedInput = byId("completed", HTMLInputElement);
-const addStatus = byId("add-status", HTMLParagraphElement);
 const addError = byId("add-error", HTMLParagraphElement);
 let adding = false;
 let addAfterToken = false;
@@ -18,8 +18,9 @@ let addAfterToken = false;
 /** @type {(NewTask & { key: string }) | null} */
 let pending = null;
 
-/** Adds the task of each submit of the form, one at a time. */
+/** Adds the task of each Enter in the field, one at a time, its title trimmed; an empty one adds nothing. */
 export function addTasks() {
+  titleInput.addEventListener("input", () => say(addError, ""));
   addForm.addEventListener("submit", (event) => {
     event.preventDefault();
     if (!adding) submit();
@@ -37,11 +38,16 @@ async function submit() {
   adding = true;
   addForm.setAttribute("aria-busy", "true");
   say(addError, "");
-  say(addStatus, "");
+  const title = titleInput.value.trim();
   try {
-    await add({ title: titleInput.value, completed: completedInput.checked });
+    if (title !== "") await add({ title, completed: false });
   } catch (error) {
-    if (!unusable(error)) say(addError, "Cannot reach the service: try again, the task will not be added twice");
+    // Out of reach: the task waits in the outbox with its key, and is added once when the service is back.
+    if (!unusable(error) && pending !== null) {
+      queue({ kind: "add", key: pending.key, title: pending.title });
+      pending = null;
+      addForm.reset();
+    }
   } finally {
     adding = false;
     addForm.removeAttribute("aria-busy");
@@ -59,15 +65,16 @@ async function add(task) {
     body: JSON.stringify(task),
   });
   if (res.ok) {
-    const created = await res.json();
     pending = null;
     addForm.reset();
     titleInput.focus();
-    say(addStatus, `Added task ${created.id}`);
     if (!following()) refresh();
   } else if (res.status === 401) {
     addAfterToken = true;
     askForToken(await messageOf(res));
+  } else if (res.status === 403) {
+    pending = null;
+    readOnly(await messageOf(res));
   } else {
     // The service answered: the task was not added, and a new try is a new task.
     if (res.status !== 503) pending = null;

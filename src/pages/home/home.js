@@ -1,22 +1,49 @@
 // The home page's script: its start; scripts/build-home-page.ts inlines the modules it imports before it.
 // @ts-check
+
+import { showAccess } from "./access.js";
 import { addTasks, resumeAdd } from "./add.js";
-import { byId } from "./dom.js";
-import { openApiUrl } from "./service.js";
-import { refresh, stopStream } from "./sync.js";
+import { byId, settle } from "./dom.js";
+import { editTitles } from "./edit.js";
+import { sendWaiting } from "./flush.js";
+import { followFilter } from "./footer.js";
+import { rows } from "./list.js";
+import { dropToken, openApiUrl } from "./service.js";
+import { refresh, restart, stopStream } from "./sync.js";
 import { controlTasks } from "./task-controls.js";
-import { takeTokens } from "./token.js";
+import { showTokenForm, takeTokens, tokenTools } from "./token.js";
+import { deleteTasks } from "./undo.js";
 
 byId("openapi-link", HTMLAnchorElement).href = openApiUrl;
+followFilter();
 addTasks();
 controlTasks();
+deleteTasks();
+editTitles(rows);
+showAccess();
 takeTokens(() => {
-  refresh();
+  restart();
   resumeAdd();
+});
+tokenTools({
+  change: () => {
+    stopStream();
+    showTokenForm("Give the token to use from now on");
+  },
+  forget: () => {
+    dropToken();
+    restart();
+  },
 });
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) refresh();
 });
-// Leaving the page ends its stream cleanly rather than cutting it off mid-way.
-addEventListener("pagehide", stopStream);
+// Leaving the page deletes what is no longer to be undone, and ends its stream cleanly rather than
+// cutting it off mid-way.
+addEventListener("pagehide", () => {
+  settle();
+  stopStream();
+});
+byId("title", HTMLInputElement).focus();
 refresh();
+sendWaiting();

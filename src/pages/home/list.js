@@ -1,6 +1,8 @@
-// The home page's script: the list as the page shows it, a table row per task in id order.
+// The home page's script: the list as the page shows it, an item per task in id order.
 // @ts-check
+import { isReadOnly } from "./access.js";
 import { byId } from "./dom.js";
+import { showTotals } from "./footer.js";
 import { shortTitle } from "./title.js";
 
 // Titles only ever go through textContent, and the policy's Trusted Types rule makes any HTML sink
@@ -8,22 +10,32 @@ import { shortTitle } from "./title.js";
 
 /** @typedef {{ id: number, title: string, completed: boolean }} Task */
 /**
- * A task's row and the elements that show it; `whole` is whether the person asked for all of a long title.
+ * A task's item and the elements that show it; `whole` is whether the person asked for all of a long title.
  * @typedef {{
- *   task: Task, tr: HTMLTableRowElement, text: HTMLElement, toggle: HTMLButtonElement, box: HTMLInputElement,
- *   state: HTMLElement, renameInput: HTMLInputElement, rename: HTMLButtonElement, del: HTMLButtonElement,
- *   note: HTMLElement, whole: boolean
+ *   task: Task, li: HTMLLIElement, text: HTMLElement, toggle: HTMLButtonElement, box: HTMLInputElement,
+ *   editInput: HTMLInputElement, edit: HTMLButtonElement, del: HTMLButtonElement, note: HTMLElement, whole: boolean,
+ *   noteTimer: number
  * }} Row
  */
 
-export const rows = byId("tasks", HTMLTableSectionElement);
-const count = byId("count", HTMLParagraphElement);
+export const rows = byId("tasks", HTMLUListElement);
+const newTitle = byId("title", HTMLInputElement);
 /** @type {Map<number, Row>} */
 const shown = new Map();
+const NOTE_MS = 5000;
+/** Tasks with a change that waits to be sent. @type {Set<number>} */
+let waitingIds = new Set();
+let completedCount = 0;
+/**
+ * Tasks the person deleted, kept off the list while they may still be brought back: each as the
+ * service last said it is, undefined while it has said nothing, null once it was deleted elsewhere.
+ * @type {Map<number, Task | null | undefined>}
+ */
+const held = new Map();
 
 /**
  * Shows exactly `tasks`: rows already shown are updated in place, so focus and a title being
- * renamed stay where they are.
+ * edited stay where they are.
  * @param {Task[]} tasks
  */
 export function render(tasks) {
@@ -37,38 +49,85 @@ export function render(tasks) {
  * @param {Task} task
  */
 export function put(task) {
+  if (held.has(task.id)) {
+    if (held.get(task.id) !== null) held.set(task.id, task);
+    return;
+  }
   const row = shown.get(task.id);
   if (row !== undefined) {
     // Comparing titles is one pass over them, drawing one far more: a row is redrawn only where it changed.
     const retitled = row.task.title !== task.title;
     // A note says what became of the task as the row showed it; once the task changes again, it is stale.
     if (retitled || row.task.completed !== task.completed) note(task.id, "");
+    completedCount += Number(task.completed) - Number(row.task.completed);
     row.task = task;
     showState(row);
     if (retitled) showTitle(row);
+    totals();
     return;
   }
   const added = newRow(task);
   shown.set(task.id, added);
-  rows.insertBefore(added.tr, rowAfter(task.id));
-  showCount();
+  completedCount += Number(task.completed);
+  rows.insertBefore(added.li, rowAfter(task.id));
+  totals();
 }
 
 /**
- * Takes a task off the list; focus in its row moves to the next row's checkbox, or the heading.
+ * Takes a task off the list; focus in its row moves to the next row's checkbox, or the new-task field.
  * @param {number} id
  */
 export function remove(id) {
+  if (held.has(id)) held.set(id, null);
   const row = shown.get(id);
   if (row === undefined) return;
-  const hadFocus = row.tr.contains(document.activeElement);
-  const next = /** @type {HTMLTableRowElement | null} */ (row.tr.nextElementSibling ?? row.tr.previousElementSibling);
-  row.tr.remove();
+  const hadFocus = row.li.contains(document.activeElement);
+  const next = /** @type {HTMLLIElement | null} */ (row.li.nextElementSibling ?? row.li.previousElementSibling);
+  row.li.remove();
   shown.delete(id);
-  showCount();
+  completedCount -= Number(row.task.completed);
+  totals();
   if (!hadFocus) return;
   const box = next?.querySelector(".done-box");
-  (box instanceof HTMLInputElement ? box : byId("list-heading", HTMLHeadingElement)).focus();
+  (box instanceof HTMLInputElement && !next?.hidden ? box : newTitle).focus();
+}
+
+/**
+ * Keeps a task off the list until `release`, whatever the service says of it meanwhile.
+ * @param {number} id
+ */
+export function hold(id) {
+  remove(id);
+  held.set(id, undefined);
+}
+
+/**
+ * Lets the service's word on a held task show again.
+ * @param {number} id
+ * @returns {Task | null | undefined} the task as the service last said it is while it was held:
+ *   null when it was deleted elsewhere, undefined when the service said nothing of it
+ */
+export function release(id) {
+  const latest = held.get(id);
+  held.delete(id);
+  return latest;
+}
+
+/**
+ * Marks the tasks whose change waits in the outbox, as they are drawn now and later.
+ * @param {Set<number>} ids
+ */
+export function markPending(ids) {
+  waitingIds = ids;
+  for (const row of shown.values()) row.li.classList.toggle("pending", ids.has(row.task.id));
+}
+
+/**
+ * Gives the focus to a task's checkbox, as after its deletion was undone.
+ * @param {number} id
+ */
+export function focusTask(id) {
+  shown.get(id)?.box.focus();
 }
 
 /** Drops every task shown: what the service holds follows. */
@@ -84,6 +143,11 @@ export function taskOf(id) {
   return shown.get(id)?.task;
 }
 
+/** Every task the page shows, in id order. */
+export function tasksShown() {
+  return [...shown.values()].map((row) => row.task);
+}
+
 /**
  * Says something about one task next to it; "" clears it.
  * @param {number} id
@@ -91,7 +155,11 @@ export function taskOf(id) {
  */
 export function note(id, text) {
   const row = shown.get(id);
-  if (row !== undefined && row.note.textContent !== text) row.note.textContent = text;
+  if (row === undefined) return;
+  clearTimeout(row.noteTimer);
+  if (row.note.textContent !== text) row.note.textContent = text;
+  // Like every passing message, it clears itself once it has been read.
+  if (text !== "") row.noteTimer = setTimeout(() => note(id, ""), NOTE_MS);
 }
 
 /**
@@ -103,11 +171,11 @@ function rowAfter(id) {
   let after = null;
   for (const row of shown.values())
     if (row.task.id > id && (after === null || row.task.id < after.task.id)) after = row;
-  return after?.tr ?? null;
+  return after?.li ?? null;
 }
 
-function showCount() {
-  count.textContent = shown.size === 1 ? "1 task" : `${shown.size} tasks`;
+function totals() {
+  showTotals(shown.size, completedCount);
 }
 
 /**
@@ -115,39 +183,38 @@ function showCount() {
  * @returns {Row}
  */
 function newRow(task) {
-  const tr = document.createElement("tr");
-  tr.dataset.id = String(task.id);
+  const li = document.createElement("li");
+  li.dataset.id = String(task.id);
+  li.classList.toggle("pending", waitingIds.has(task.id));
   const box = document.createElement("input");
   box.type = "checkbox";
   box.className = "done-box";
-  const rename = button("rename", "Rename");
+  const edit = button("edit", "Edit");
   const del = button("delete", "Delete");
-  const renameInput = document.createElement("input");
-  renameInput.type = "text";
-  renameInput.className = "rename-input";
-  renameInput.hidden = true;
+  const editInput = document.createElement("input");
+  editInput.type = "text";
+  editInput.className = "edit-input";
+  editInput.hidden = true;
   // Never hidden, only empty: a live region already in the page is what screen readers announce.
   const note = document.createElement("p");
   note.className = "note";
   note.setAttribute("role", "status");
-  const actions = cell("", "actions");
-  actions.append(rename, del, note);
-  const text = span("title-text");
+  const text = element("span", "title-text");
   text.id = `title-${task.id}`;
   const toggle = document.createElement("button");
   toggle.type = "button";
   toggle.className = "title-toggle";
   toggle.setAttribute("aria-controls", text.id);
-  const view = span("title-view");
+  const view = element("span", "title-view");
   view.append(text, toggle);
-  const title = cell("", "title");
-  title.append(view, renameInput);
-  const state = span("state-text");
-  const stateCell = cell("", "state");
-  stateCell.append(box, state);
-  tr.append(cell(String(task.id), "id"), title, stateCell, actions);
+  const actions = element("span", "actions");
+  actions.append(edit, del);
+  const line = element("div", "view");
+  line.append(box, view, editInput, actions);
+  li.append(line, note);
+  if (isReadOnly()) for (const control of [box, edit, del]) control.disabled = true;
   /** @type {Row} */
-  const row = { task, tr, text, toggle, box, state, renameInput, rename, del, note, whole: false };
+  const row = { task, li, text, toggle, box, editInput, edit, del, note, whole: false, noteTimer: 0 };
   toggle.addEventListener("click", () => {
     row.whole = !row.whole;
     showWhole(row, shortTitle(row.task.title));
@@ -163,10 +230,8 @@ function newRow(task) {
  */
 function showState(row) {
   const done = row.task.completed;
-  row.tr.classList.toggle("done", done);
+  row.li.classList.toggle("done", done);
   if (row.box.checked !== done) row.box.checked = done;
-  const state = done ? "Done" : "Not done";
-  if (row.state.textContent !== state) row.state.textContent = state;
 }
 
 /**
@@ -176,10 +241,11 @@ function showState(row) {
  */
 function showTitle(row) {
   const short = shortTitle(row.task.title);
-  row.box.setAttribute("aria-label", `Done: ${short}`);
-  row.renameInput.setAttribute("aria-label", `New title for ${short}`);
-  row.rename.setAttribute("aria-label", `Rename ${short}`);
-  row.del.setAttribute("aria-label", `Delete ${short}`);
+  const name = short === "" ? "(no title)" : short;
+  row.box.setAttribute("aria-label", name);
+  row.editInput.setAttribute("aria-label", `New title for ${name}`);
+  row.edit.setAttribute("aria-label", `Edit ${name}`);
+  row.del.setAttribute("aria-label", `Delete ${name}`);
   showWhole(row, short);
 }
 
@@ -204,27 +270,20 @@ function showWhole(row, short) {
  * @param {string} text
  */
 function button(action, text) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.dataset.action = action;
-  element.textContent = text;
-  return element;
-}
-
-/** @param {string} className */
-function span(className) {
-  const element = document.createElement("span");
-  element.className = className;
-  return element;
+  const created = document.createElement("button");
+  created.type = "button";
+  created.className = action;
+  created.dataset.action = action;
+  created.textContent = text;
+  return created;
 }
 
 /**
- * @param {string} text
+ * @param {string} tag
  * @param {string} className
  */
-function cell(text, className) {
-  const td = document.createElement("td");
-  td.className = className;
-  td.textContent = text;
-  return td;
+function element(tag, className) {
+  const created = document.createElement(tag);
+  created.className = className;
+  return created;
 }

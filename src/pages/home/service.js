@@ -1,5 +1,7 @@
 // The home page's script: the service's addresses, its token and how the page sends it requests.
 // @ts-check
+import { writable } from "./access.js";
+import { byId } from "./dom.js";
 
 // The page is the base path with or without its trailing slash; the API sits under it either way.
 const base = location.pathname.endsWith("/") ? location.pathname : `${location.pathname}/`;
@@ -24,10 +26,23 @@ export function isToken(token) {
  */
 export function keepToken(token) {
   sessionStorage.setItem(TOKEN_KEY, token);
+  tokenChanged();
 }
 
 export function dropToken() {
   sessionStorage.removeItem(TOKEN_KEY);
+  tokenChanged();
+}
+
+/** Whether the page holds a token to send. */
+export function hasToken() {
+  return sessionStorage.getItem(TOKEN_KEY) !== null;
+}
+
+// What one token may do says nothing of the next: its controls are on until the service says otherwise.
+function tokenChanged() {
+  writable();
+  byId("token-tools", HTMLDivElement).hidden = !hasToken();
 }
 
 /**

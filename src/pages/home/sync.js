@@ -230,3 +230,10 @@ export function stopStream() {
   streaming?.abort();
   streaming = null;
 }
+
+/** Reads the list anew, as the kept token now allows: the stream opened with another token ends. */
+export function restart() {
+  stopStream();
+  etag = null;
+  refresh();
+}

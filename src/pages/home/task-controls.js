@@ -1,9 +1,11 @@
-// The home page's script: each task's controls, to mark it done, rename it and delete it.
+// The home page's script: each task's checkbox and Mark all, and how a task is written and read.
 // @ts-check
 
 // Each write is sent with If-Match, so that it never overwrites a change the page has not shown.
-import { byId, say } from "./dom.js";
-import { note, put, remove, rows, taskOf } from "./list.js";
+import { readOnly } from "./access.js";
+import { byId, notify } from "./dom.js";
+import { note, put, remove, rows, taskOf, tasksShown } from "./list.js";
+import { queue } from "./outbox.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { shortTitle } from "./title.js";
@@ -11,17 +13,10 @@ import { shortTitle } from "./title.js";
 /** @typedef {import("./list.js").Task} Task */
 /** @typedef {{ method: "PATCH", body: Partial<Task> } | { method: "DELETE" }} Write */
 
-const listNotice = byId("list-status", HTMLParagraphElement);
+const markAll = byId("toggle-all", HTMLInputElement);
 /** Tasks with a write under way: a second click waits for the first to be answered. */
 const busy = new Set();
-/**
- * Each task being renamed, as it was when renaming began: a change made elsewhere meanwhile is
- * hidden behind the field, so the new title is written only over the task the person saw.
- * @type {Map<number, Task>}
- */
-const renaming = new Map();
-
-/** Listens once on the table for every task's controls, present and future. */
+/** Listens once on the list for every task's checkbox, present and future, and on Mark all. */
 export function controlTasks() {
   rows.addEventListener("change", (event) => {
     const box = event.target;
@@ -29,64 +24,16 @@ export function controlTasks() {
       act(idOf(box), { method: "PATCH", body: { completed: box.checked } });
     }
   });
-  rows.addEventListener("click", (event) => {
-    const target = event.target;
-    if (!(target instanceof HTMLButtonElement)) return;
-    if (target.dataset.action === "rename") startRename(target);
-    else if (target.dataset.action === "delete") act(idOf(target), { method: "DELETE" });
-  });
-  rows.addEventListener("keydown", (event) => {
-    const input = event.target;
-    if (!(input instanceof HTMLInputElement) || !input.classList.contains("rename-input")) return;
-    if (event.key === "Enter") {
-      event.preventDefault();
-      const id = idOf(input);
-      const seen = renaming.get(id);
-      const title = input.value;
-      endRename(input);
-      if (seen !== undefined && title !== seen.title) act(id, { method: "PATCH", body: { title } }, seen);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      endRename(input);
-    }
+  markAll.addEventListener("change", () => {
+    const completed = markAll.checked;
+    for (const task of tasksShown())
+      if (task.completed !== completed) act(task.id, { method: "PATCH", body: { completed } });
   });
 }
 
 /** @param {HTMLElement} element */
-function idOf(element) {
-  return Number(element.closest("tr")?.dataset.id);
-}
-
-/** @param {HTMLButtonElement} button */
-function startRename(button) {
-  const tr = button.closest("tr");
-  const input = tr?.querySelector(".rename-input");
-  const text = tr?.querySelector(".title-view");
-  const seen = taskOf(idOf(button));
-  if (!(input instanceof HTMLInputElement) || !(text instanceof HTMLElement) || seen === undefined) return;
-  renaming.set(seen.id, seen);
-  // The field holds the whole title, however long: what is saved is what the person edited.
-  input.value = seen.title;
-  text.hidden = true;
-  input.hidden = false;
-  input.focus();
-  input.select();
-}
-
-/**
- * Shows the title again in place of its input, and gives focus back to the Rename button.
- * @param {HTMLInputElement} input
- */
-function endRename(input) {
-  const tr = input.closest("tr");
-  renaming.delete(idOf(input));
-  input.hidden = true;
-  // Hidden, it need not hold on to a title that may be a megabyte.
-  input.value = "";
-  const text = tr?.querySelector(".title-view");
-  if (text instanceof HTMLElement) text.hidden = false;
-  const button = tr?.querySelector("[data-action=rename]");
-  if (button instanceof HTMLButtonElement) button.focus();
+export function idOf(element) {
+  return Number(/** @type {HTMLElement | null} */ (element.closest("li"))?.dataset.id);
 }
 
 /**
@@ -95,7 +42,7 @@ function endRename(input) {
  * @param {Write} write
  * @param {Task | undefined} seen
  */
-async function act(id, write, seen = taskOf(id)) {
+export async function act(id, write, seen = taskOf(id)) {
   if (seen === undefined || taskOf(id) === undefined) return;
   // A second change while the first is under way is undone on screen: the first one's answer decides.
   if (busy.has(id)) return unchanged(id);
@@ -108,7 +55,11 @@ async function act(id, write, seen = taskOf(id)) {
     await send(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
   } catch (error) {
     unchanged(id);
-    if (!unusable(error)) note(id, "Cannot reach the service: try again");
+    // Out of reach: the change waits in the outbox, and the task shows as it will be.
+    if (!unusable(error) && write.method === "PATCH") {
+      queue({ kind: "patch", id, body: write.body, seen });
+      put({ ...seen, ...write.body });
+    }
   } finally {
     busy.delete(id);
   }
@@ -145,11 +96,12 @@ async function answered(id, res) {
   }
   if (res.status === 410 || res.status === 404) return deletedElsewhere(id);
   if (res.status === 401) return askForToken(await messageOf(res));
+  if (res.status === 403) return readOnly(await messageOf(res));
   note(id, await messageOf(res));
 }
 
 /** @param {number} id */
-function unchanged(id) {
+export function unchanged(id) {
   const shown = taskOf(id);
   if (shown !== undefined) put(shown);
 }
@@ -160,7 +112,7 @@ function unchanged(id) {
  * @param {number} id
  * @returns {Promise<{ task: Task, etag: string } | undefined>}
  */
-async function readTask(id) {
+export async function readTask(id) {
   const res = await send(`${tasksUrl}/${id}`);
   const etag = res.headers.get("ETag");
   if (res.status === 200 && etag !== null) return { task: await res.json(), etag };
@@ -172,7 +124,7 @@ async function readTask(id) {
 }
 
 /** @param {Task} task */
-function changedElsewhere(task) {
+export function changedElsewhere(task) {
   put(task);
   const state = task.completed ? "done" : "not done";
   note(
@@ -184,13 +136,13 @@ function changedElsewhere(task) {
 /** @param {number} id */
 function deletedElsewhere(id) {
   remove(id);
-  say(listNotice, `Task ${id} was deleted elsewhere`);
+  notify(`Task ${id} was deleted elsewhere`);
 }
 
 /**
  * @param {Task} a
  * @param {Task} b
  */
-function same(a, b) {
+export function same(a, b) {
   return a.title === b.title && a.completed === b.completed;
 }

@@ -1,7 +1,7 @@
 // The home page's script: the form that asks for an access token when the service wants one.
 // @ts-check
 import { byId, say } from "./dom.js";
-import { isToken, keepToken } from "./service.js";
+import { hasToken, isToken, keepToken } from "./service.js";
 
 const tokenForm = byId("token-form", HTMLFormElement);
 const tokenInput = byId("token", HTMLInputElement);
@@ -40,4 +40,14 @@ export function takeTokens(then) {
     tokenForm.hidden = true;
     then();
   });
+}
+
+/**
+ * The buttons that change or forget the kept token, shown while there is one.
+ * @param {{ change: () => void, forget: () => void }} actions
+ */
+export function tokenTools({ change, forget }) {
+  byId("token-tools", HTMLDivElement).hidden = !hasToken();
+  byId("change-token", HTMLButtonElement).addEventListener("click", change);
+  byId("forget-token", HTMLButtonElement).addEventListener("click", forget);
 }

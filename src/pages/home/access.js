@@ -1,0 +1,43 @@
+// The home page's script: a token that may only read, with which the page shows the list and no controls.
+// @ts-check
+import { byId, say } from "./dom.js";
+
+const READ_ONLY_KEY = "task-list-read-only";
+const notice = byId("read-only", HTMLParagraphElement);
+// Every control that writes, beside each task's own, which rows take from isReadOnly when drawn.
+const CONTROLS = "#title, #toggle-all, #clear-completed, #tasks .done-box, #tasks .edit, #tasks .delete";
+
+/** Whether the kept token may only read: the service answered a write with 403. */
+export function isReadOnly() {
+  return document.body.classList.contains("read-only");
+}
+
+/**
+ * Turns the page's writing controls off, saying why, for as long as this token is kept.
+ * @param {string} message the service's words for the 403
+ */
+export function readOnly(message) {
+  sessionStorage.setItem(READ_ONLY_KEY, message);
+  showControls(message);
+}
+
+/** Turns the controls back on: the token changed, or was forgotten. */
+export function writable() {
+  sessionStorage.removeItem(READ_ONLY_KEY);
+  showControls("");
+}
+
+/** Shows the page as the kept token allows, after a reload too. */
+export function showAccess() {
+  showControls(sessionStorage.getItem(READ_ONLY_KEY) ?? "");
+}
+
+/** @param {string} message "" when the page may write */
+function showControls(message) {
+  const off = message !== "";
+  document.body.classList.toggle("read-only", off);
+  for (const control of document.querySelectorAll(CONTROLS)) {
+    if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) control.disabled = off;
+  }
+  say(notice, off ? `${message}. The list is shown, and its controls are off until you change the token` : "");
+}

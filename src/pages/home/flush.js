@@ -1,0 +1,75 @@
+// The home page's script: sends the writes that waited, once the service can be reached again.
+// @ts-check
+import { notify } from "./dom.js";
+import { hold, put, release, remove } from "./list.js";
+import { sent, showWaiting, waiting } from "./outbox.js";
+import { messageOf, send, tasksUrl } from "./service.js";
+import { refresh } from "./sync.js";
+import { changedElsewhere, readTask, same } from "./task-controls.js";
+
+// How often the page tries again while writes wait.
+const RETRY_MS = 3000;
+let flushing = false;
+
+/** Shows what waits, keeps deleted tasks off the list, and sends it all as soon as it can. */
+export function sendWaiting() {
+  showWaiting();
+  for (const write of waiting()) if (write.kind === "delete") hold(write.id);
+  addEventListener("online", flush);
+  setInterval(flush, RETRY_MS);
+  flush();
+}
+
+/** Sends what waits, in order, stopping at the first that still cannot reach the service. */
+async function flush() {
+  if (flushing || waiting().length === 0) return;
+  flushing = true;
+  try {
+    for (let write = waiting()[0]; write !== undefined; write = waiting()[0]) {
+      await sendOne(write);
+      sent();
+    }
+    refresh();
+  } catch {
+    // Still out of reach: all of it waits for the next try.
+  } finally {
+    flushing = false;
+  }
+}
+
+/**
+ * Sends one write; throws when the service cannot be reached.
+ * @param {import("./outbox.js").Waiting} write
+ */
+async function sendOne(write) {
+  if (write.kind === "add") {
+    const res = await send(tasksUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": write.key },
+      body: JSON.stringify({ title: write.title, completed: false }),
+    });
+    if (res.ok) put(await res.json());
+    else notify(`“${write.title}” was not added: ${await messageOf(res)}`);
+    return;
+  }
+  const current = await readTask(write.id);
+  if (current === undefined) return void release(write.id);
+  if (!same(current.task, write.seen)) {
+    release(write.id);
+    return changedElsewhere(current.task);
+  }
+  const headers = { "If-Match": current.etag };
+  const res =
+    write.kind === "delete"
+      ? await send(`${tasksUrl}/${write.id}`, { method: "DELETE", headers })
+      : await send(`${tasksUrl}/${write.id}`, {
+          method: "PATCH",
+          headers: { ...headers, "Content-Type": "application/merge-patch+json" },
+          body: JSON.stringify(write.body),
+        });
+  release(write.id);
+  if (res.status === 204) return remove(write.id);
+  if (res.status === 200) return put(await res.json());
+  put(current.task);
+  notify(`A change to “${write.seen.title}” was not made: ${await messageOf(res)}`);
+}
