@@ -63,14 +63,17 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
       // A Worker cannot see what waits on a WebSocket, so it has no stalled one.
       if (runtime === "workerd" && kind === "ws") continue;
       const stalls = row?.[kind];
-      const scaled = row !== undefined && row.stalled !== TARGET_STALLED ? ` (scaled from ${n(row.stalled)})` : "";
+      const scaled = row !== undefined && row.stalled !== TARGET_STALLED;
+      const text = (v: number) =>
+        stalls === undefined || !scaled
+          ? `${two(v)} × (${stalls?.cpuStalledUs.toFixed(1)} against ${stalls?.cpuNoneUs.toFixed(1)} µs)`
+          : `${two(v)} × (${two(stalledRatio(stalls))} × with ${n(row.stalled)})`;
       check(
-        `Live: CPU per PATCH with ${n(TARGET_STALLED)} stalled ${name} subscribers ≤ ${STALLED_RATIO} × with none${scaled}`,
+        `Live: CPU per PATCH with ${n(TARGET_STALLED)} stalled ${name} subscribers ≤ ${STALLED_RATIO} × with none${scaled ? ` (scaled from ${n(row.stalled)})` : ""}`,
         runtime,
         stalls === undefined || row === undefined ? undefined : scaledRatio(stalls, row.stalled),
         STALLED_RATIO,
-        (v) =>
-          `${two(v)} × (${stalls === undefined ? "" : `${two(stalledRatio(stalls))} × with ${n(row?.stalled ?? 0)}`})`,
+        text,
       );
     }
   }
