@@ -16,9 +16,7 @@ let bytes = 0;
 function request(port: number, transport: Transport): string {
   const head = `GET /tasks/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`;
   if (transport === "sse") return `${head}Accept: text/event-stream\r\n\r\n`;
-  return `${head}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${Buffer.from(
-    "bench feed 16 by",
-  ).toString("base64")}\r\n\r\n`;
+  return `${head}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: YmVuY2ggZmVlZCAxNiBieQ==\r\n\r\n`;
 }
 
 /** What ends a catch-up: the last change's event, as an SSE `id:` line or a WebSocket message's start. */
