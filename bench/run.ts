@@ -1,11 +1,13 @@
 // `npm run bench`: measures the service on Node, Bun, Deno and workerd against each runtime's
-// ceiling, plain Hono and Fastify; its live changes against plain Hono with live changes; and what a
-// long life of creations and deletions leaves in memory. Writes bench/results/ (see bench/README.md).
+// ceiling, plain Hono and Fastify; its live changes against plain Hono with live changes; what a
+// long life of creations and deletions leaves in memory; and its live feed's catch-ups and stalled
+// subscribers. Writes bench/results/ (see bench/README.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPostgres, type ThrowawayPostgres } from "../test/support/postgres-server.ts";
+import { type FeedReading, feedCounts, runFeedTrial } from "./feed/trial.ts";
 import { drawChart } from "./lib/chart.ts";
 import { type ChurnReading, runChurnTrial } from "./lib/churn.ts";
 import { cpuLayout, requireWrk, tasksetList } from "./lib/load.ts";
@@ -72,7 +74,7 @@ try {
   const onWorkerd = (...servers: ServerKind[]) =>
     options.subjects.some((s) => runtimeOf(s) === "workerd" && servers.includes(serverOf(s)));
   const bundles: [Program, boolean][] = [
-    ["service", onWorkerd("app", "app-logoff")],
+    ["service", onWorkerd("app", "app-logoff") || options.feedSubjects.includes("feed-workerd")],
     ["bench/ceilings", onWorkerd("app")],
     ["service-durable", onWorkerd("app-durable")],
     ["bench/peers/hono", onWorkerd("hono")],
@@ -126,11 +128,22 @@ try {
     }
   }
 
-  const results = summarize(measurements, memory, live, churn);
+  // The feed scenario after the live one, for the same reason: its crowds, and lists of megabytes.
+  const feed: FeedReading[] = [];
+  const counts = feedCounts(options.quick, options.stalled);
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    for (const subject of options.feedSubjects) {
+      const name = `feed trial ${repeat}/${repeats}: ${subject}`;
+      const reading = await attempt(name, () => runFeedTrial(runtimeOf(subject), counts, run));
+      if (reading !== undefined) feed.push(reading);
+    }
+  }
+
+  const results = summarize(measurements, memory, live, churn, feed);
   const machine = describeMachine(layout, loadAtStart);
   const report: Report = { options, machine, results, targets: checkTargets(results, env), failures };
   mkdirSync(outDir, { recursive: true });
-  const raw = { measurements, memory, live, churn };
+  const raw = { measurements, memory, live, churn, feed };
   writeFileSync(join(outDir, "results.json"), `${JSON.stringify({ ...report, threads, raw }, null, 2)}\n`);
   writeFileSync(join(outDir, "rps-by-tasks.svg"), await drawChart(results.rows));
   writeFileSync(join(outDir, "results.md"), toMarkdown(report, "rps-by-tasks.svg"));

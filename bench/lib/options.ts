@@ -1,6 +1,13 @@
 // The bench's command line: what a run measures, at which sizes, how many times and how long.
 import { parseArgs } from "node:util";
-import { LIVE_SUBJECT_NAMES, type LiveSubject, SUBJECT_NAMES, type Subject } from "./subjects.ts";
+import {
+  FEED_SUBJECT_NAMES,
+  type FeedSubject,
+  LIVE_SUBJECT_NAMES,
+  type LiveSubject,
+  SUBJECT_NAMES,
+  type Subject,
+} from "./subjects.ts";
 
 /** How a bench run is set up, from its command line. */
 export interface BenchOptions {
@@ -10,6 +17,9 @@ export interface BenchOptions {
   /** The servers of the live scenario (subscribers on /tasks/events), and how many subscribers each trial opens. */
   readonly liveSubjects: readonly LiveSubject[];
   readonly subscribers: readonly number[];
+  /** The servers of the feed scenario, and its stalled subscribers of each kind (undefined: the scenario's default). */
+  readonly feedSubjects: readonly FeedSubject[];
+  readonly stalled: number | undefined;
   /** Create-and-delete pairs on each of Node, Bun and Deno the run measures; 0 skips them. */
   readonly pairs: number;
   readonly repeats: number;
@@ -27,9 +37,11 @@ export const USAGE = `Usage: npm run bench -- [options]
                        100,000 create-and-delete pairs: a few minutes
   --only=node,fastify  measure only these (${SUBJECT_NAMES.join(", ")});
                        "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres;
-                       the live scenario's servers (${LIVE_SUBJECT_NAMES.join(", ")}): "live" stands for all of them
+                       the live scenario's servers (${LIVE_SUBJECT_NAMES.join(", ")}): "live" stands for all of them;
+                       the feed scenario's (${FEED_SUBJECT_NAMES.join(", ")}): "feed" stands for all of them
   --sizes=2,1000       list sizes to measure (each at least 2; default 2,1000,100000)
   --subscribers=1000   subscribers of the live scenario (default 1000,10000; --quick: 1000)
+  --stalled=N          stalled subscribers of each kind in the feed scenario (default 1000; --quick: 200)
   --pairs=N            create-and-delete pairs on each runtime measured (default 1000000; --quick: 100000;
                        0 skips them; otherwise more than 20000, the pairs before the baseline)
   --repeats=N          trials per server and size; the tables show medians (default 3)
@@ -43,6 +55,7 @@ const GROUPS: Record<string, (name: string) => boolean> = {
   logoff: (s) => s.endsWith("-logoff"),
   postgres: (s) => s.endsWith("-postgres") && !s.startsWith("live-"),
   live: (s) => s.startsWith("live-"),
+  feed: (s) => s.startsWith("feed-"),
 };
 
 /** The whole numbers of at least `min` in a comma-separated option, or `fallback` when it is not given. */
@@ -68,6 +81,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
       only: string,
       sizes: string,
       subscribers: string,
+      stalled: string,
       pairs: string,
       repeats: string,
       seconds: string,
@@ -75,7 +89,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     },
   });
   if (values.help) return "help";
-  const all: readonly string[] = [...SUBJECT_NAMES, ...LIVE_SUBJECT_NAMES];
+  const all: readonly string[] = [...SUBJECT_NAMES, ...LIVE_SUBJECT_NAMES, ...FEED_SUBJECT_NAMES];
   const only = values.only?.split(",").flatMap((name) => {
     const group = GROUPS[name.trim()];
     if (group !== undefined) return all.filter(group);
@@ -101,6 +115,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     sizes: numbers(values.sizes, "sizes", 2, quick ? [2, 1_000] : [2, 1_000, 100_000]),
     liveSubjects: chosen(LIVE_SUBJECT_NAMES),
     subscribers: numbers(values.subscribers, "subscribers", 1, quick ? [1_000] : [1_000, 10_000]),
+    feedSubjects: chosen(FEED_SUBJECT_NAMES),
+    stalled: numbers(values.stalled, "stalled", 1, [])[0],
     pairs,
     repeats: numbers(values.repeats, "repeats", 1, [quick ? 1 : 3])[0] ?? 3,
     seconds: numbers(values.seconds, "seconds", 1, [quick ? 1 : 3])[0] ?? 3,

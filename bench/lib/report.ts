@@ -1,5 +1,6 @@
 // results.md, which shows the results beside the targets, one plain table per scenario.
 // bench/README.md says what each figure means.
+import { feedTables } from "../feed/report.ts";
 import type { LiveReading } from "../live/trial.ts";
 import type { MachineInfo } from "./machine.ts";
 import type { BenchOptions } from "./options.ts";
@@ -34,7 +35,7 @@ function byServer<T extends { runtime: Runtime; server: ServerKind; tasks?: numb
 type Column<T> = readonly [header: string, cell: (row: T) => string];
 
 /** A Markdown table of `rows`, the first `textColumns` columns left-aligned and the numbers right-aligned. */
-function table<T>(rows: readonly T[], columns: readonly Column<T>[], textColumns: number): string {
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[], textColumns: number): string {
   const align = columns.map((_, i) => (i < textColumns ? "---" : "---:"));
   const lines = [columns.map(([header]) => header), align, ...rows.map((row) => columns.map(([, cell]) => cell(row)))];
   return lines.map((cells) => `| ${cells.join(" | ")} |`).join("\n");
@@ -203,6 +204,7 @@ export function toMarkdown(report: Report, chartFile: string): string {
     memoryTable(results.memory),
     results.live.length === 0 ? "" : liveTables(results.live),
     results.churn.length === 0 ? "" : churnTable(results.churn),
+    results.feed.length === 0 ? "" : feedTables(results.feed),
     failures.length === 0
       ? ""
       : `## Failed runs, left out of the medians\n\n${failures.map((f) => `- ${f.split("\n")[0]}`).join("\n")}`,

@@ -1,4 +1,5 @@
 // The results: the medians of each server's trials, merged from the trials of a run.
+import type { FeedReading } from "../feed/trial.ts";
 import type { LiveReading } from "../live/trial.ts";
 import type { ChurnReading } from "./churn.ts";
 import { median } from "./median.ts";
@@ -14,6 +15,7 @@ export interface Results {
   readonly memory: readonly Merged<MemoryReading>[];
   readonly live: readonly Merged<LiveReading>[];
   readonly churn: readonly Merged<ChurnReading>[];
+  readonly feed: readonly Merged<FeedReading>[];
 }
 
 /**
@@ -44,12 +46,25 @@ function mergeTrials<T extends object>(
   });
 }
 
+/** The feed trials of each runtime merged, their stalled subscribers of each kind too. */
+function mergeFeed(readings: readonly FeedReading[]): Merged<FeedReading>[] {
+  return mergeTrials(readings, (r) => r.runtime).map((merged) => {
+    const trials = readings.filter((r) => r.runtime === merged.runtime);
+    const stalls = (kind: "sse" | "ws") => {
+      const found = trials.flatMap((t) => t[kind] ?? []);
+      return found.length === 0 ? undefined : mergeTrials(found, () => kind)[0];
+    };
+    return { ...merged, sse: stalls("sse") ?? merged.sse, ws: stalls("ws") };
+  });
+}
+
 /** The medians of every kind of trial a run made. */
 export function summarize(
   measurements: readonly Measurement[],
   memory: readonly MemoryReading[],
   live: readonly LiveReading[],
   churn: readonly ChurnReading[],
+  feed: readonly FeedReading[],
 ): Results {
   const sums = { events: "sum", missed: "sum", unexpected: "sum", ended: "sum", maxMs: "max" } as const;
   return {
@@ -57,6 +72,7 @@ export function summarize(
     memory: mergeTrials(memory, (m) => `${m.runtime}|${m.server}|${m.tasks}`),
     live: mergeTrials(live, (r) => `${r.runtime}|${r.server}|${r.subscribers}`, sums),
     churn: mergeTrials(churn, (r) => r.runtime),
+    feed: mergeFeed(feed),
   };
 }
 

@@ -83,19 +83,30 @@ const LIVE_SUBJECTS = {
 } as const satisfies Record<string, readonly [Runtime, ServerKind]>;
 export type LiveSubject = keyof typeof LIVE_SUBJECTS;
 
+/** The servers of the feed scenario (catching up, stalled subscribers): the service with its list in memory. */
+const FEED_SUBJECTS = {
+  "feed-node": ["node", "app"],
+  "feed-bun": ["bun", "app"],
+  "feed-deno": ["deno", "app"],
+  "feed-workerd": ["workerd", "app"],
+} as const satisfies Record<string, readonly [Runtime, ServerKind]>;
+export type FeedSubject = keyof typeof FEED_SUBJECTS;
+
 /** Every subject's name, in its running order. */
 export const SUBJECT_NAMES = Object.keys(SUBJECTS) as Subject[];
 export const LIVE_SUBJECT_NAMES = Object.keys(LIVE_SUBJECTS) as LiveSubject[];
+export const FEED_SUBJECT_NAMES = Object.keys(FEED_SUBJECTS) as FeedSubject[];
 
-const ALL: Record<Subject | LiveSubject, readonly [Runtime, ServerKind]> = { ...SUBJECTS, ...LIVE_SUBJECTS };
+type AnySubject = Subject | LiveSubject | FeedSubject;
+const ALL: Record<AnySubject, readonly [Runtime, ServerKind]> = { ...SUBJECTS, ...LIVE_SUBJECTS, ...FEED_SUBJECTS };
 
 /** The runtime a subject runs on. */
-export function runtimeOf(subject: Subject | LiveSubject): Runtime {
+export function runtimeOf(subject: AnySubject): Runtime {
   return ALL[subject][0];
 }
 
 /** Which server a subject is. */
-export function serverOf(subject: Subject | LiveSubject): ServerKind {
+export function serverOf(subject: AnySubject): ServerKind {
   return ALL[subject][1];
 }
 

@@ -1,6 +1,7 @@
 // The issues' targets, each checked against a run's medians: what bench/README.md's "The targets"
 // lists, and results.md's first table.
 import { MAX_TOMBSTONES } from "../../src/list/change-log.ts";
+import { checkFeedTargets } from "../feed/targets.ts";
 import { BASELINE_PAIRS, BYTES_PER_DELETION } from "./churn.ts";
 import { findRow, type Results } from "./results.ts";
 import { INITIAL_TASKS, RUNTIMES, type Runtime, type Scenario, type ServerKind } from "./subjects.ts";
@@ -255,5 +256,6 @@ export function checkTargets(results: Results, env: Readonly<Record<string, stri
       heap === undefined ? undefined : heap <= promisedKib,
     );
   }
+  checks.push(...checkFeedTargets(results.feed));
   return checks;
 }

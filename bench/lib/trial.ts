@@ -185,7 +185,7 @@ export async function runTrial(subject: Subject, tasks: number, run: RunSettings
  * is the most each platform accepts, 1 GiB, or 24 MiB on workerd (over three times a 100,000-task
  * list grown by a POST run). Plain Hono reads only PORT and HOST.
  */
-async function startSubject(kind: ServerKind, runtime: Runtime, run: RunSettings): Promise<BenchServer> {
+export async function startSubject(kind: ServerKind, runtime: Runtime, run: RunSettings): Promise<BenchServer> {
   const platform = runtime === "workerd" ? WORKERS_PLATFORM : SERVER_PLATFORM;
   const env = { ...run.env, MAX_TASKS: "10000000", MAX_LIST_BYTES: String(platform.maxListBytes) };
   switch (kind) {

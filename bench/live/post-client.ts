@@ -1,5 +1,5 @@
-// POSTs (or PATCHes) one task at a time over a kept-alive raw socket, noting when each answer has
-// fully arrived on the same clock as the subscriber clients: an HTTP library's own work would come after it.
+// POSTs (or PATCHes, or GETs) one task at a time over a kept-alive raw socket, noting when each answer
+// has fully arrived on the same clock as the subscriber clients: an HTTP library's own work would come after it.
 import { connect, type Socket } from "node:net";
 import { now } from "./protocol.ts";
 
@@ -62,6 +62,11 @@ export class PostClient {
     );
   }
 
+  /** Reads task `id`, and resolves with its answer, as {@link post} does. */
+  get(id: number): Promise<PostAnswer> {
+    return this.#send(`GET /tasks/${id} HTTP/1.1\r\nHost: 127.0.0.1:${this.#port}\r\n\r\n`);
+  }
+
   async #send(request: string): Promise<PostAnswer> {
     const sentAt = now();
     this.#socket.write(request);
@@ -91,7 +96,7 @@ export class PostClient {
     const body = this.#received.subarray(head + 4, end).toString("utf8");
     this.#received = this.#received.subarray(end);
     if (!text.startsWith("HTTP/1.1 200"))
-      throw new Error(`A POST or PATCH was answered ${text.split("\r\n")[0]}: ${body}`);
+      throw new Error(`A POST, PATCH or GET was answered ${text.split("\r\n")[0]}: ${body}`);
     this.#waiting = undefined;
     return { id: (JSON.parse(body) as { id: number }).id, answeredAt: at };
   }

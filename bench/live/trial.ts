@@ -196,7 +196,7 @@ function portOf(server: BenchServer): number {
 }
 
 /** The value below which a share `q` of the sorted values lie (nearest rank). */
-function percentile(sorted: Float64Array, q: number): number {
+export function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 }
 
