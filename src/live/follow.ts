@@ -81,7 +81,12 @@ export async function follow(
       } else {
         const changes = list.changesAfter(cursor);
         if (changes === undefined) {
-          // Fallen behind the changes the list keeps: brought up to date once more, one event per task.
+          // Fallen behind the changes the list keeps: more than a MiB waits for one that does not read;
+          // one that reads is brought up to date once more, one event per task.
+          if (sink.full()) {
+            sink.cutOff();
+            return;
+          }
           backlogEnd = list.change;
           catchingUp = true;
           continue;
