@@ -80,18 +80,14 @@ export async function follow(
         }
       } else {
         const changes = list.changesAfter(cursor);
-        if (changes === undefined) {
-          // Fallen behind the changes the list keeps: more than a MiB waits for one that does not read;
-          // one that reads is brought up to date once more, one event per task.
-          if (sink.full()) {
-            sink.cutOff();
-            return;
-          }
+        if (changes === undefined && !sink.full()) {
+          // Fallen behind the changes the list keeps, yet reading: brought up to date once more, one
+          // event per task. One that does not read is cut off below, as more than a MiB waits for it.
           backlogEnd = list.change;
           catchingUp = true;
           continue;
         }
-        done = await sendAll(sink, changes, list.change, true, sent, signal);
+        done = changes !== undefined && (await sendAll(sink, changes, list.change, true, sent, signal));
       }
       if (signal.aborted) return;
       if (sink.full()) {

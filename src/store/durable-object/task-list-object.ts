@@ -174,27 +174,26 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     this.#catchingUp.delete(ws);
     if (ws.readyState !== WebSocket.OPEN) return;
     const follower = ws.deserializeAttachment() as Follower;
-    if (follower.cursor !== this.#list.change) {
-      if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
-        if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
-          ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
-        } else {
-          this.#catchingUp.add(ws);
-          setTimeout(() => this.#feed(ws), rules.DRAIN_POLL_MS);
-        }
-        return;
-      }
-      // Its backlog one event per task, then every change as it was made.
-      const every = follower.cursor >= follower.backlogEnd;
-      const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES, every);
-      if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
-      for (const event of changeEvents(changes)) ws.send(eventText(event));
-      ws.serializeAttachment({ ...follower, cursor: changes.through } satisfies Follower);
-      // The rest in later turns, so that the object answers other requests between two batches.
-      if (changes.through !== this.#list.change) {
+    if (follower.cursor === this.#list.change) return;
+    if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
+      if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+        ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
+      } else {
         this.#catchingUp.add(ws);
-        setTimeout(() => this.#feed(ws), 0);
+        setTimeout(() => this.#feed(ws), rules.DRAIN_POLL_MS);
       }
+      return;
+    }
+    // Its backlog one event per task, then every change as it was made.
+    const every = follower.cursor >= follower.backlogEnd;
+    const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES, every);
+    if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
+    for (const event of changeEvents(changes)) ws.send(eventText(event));
+    ws.serializeAttachment({ ...follower, cursor: changes.through } satisfies Follower);
+    // The rest in later turns, so that the object answers other requests between two batches.
+    if (changes.through !== this.#list.change) {
+      this.#catchingUp.add(ws);
+      setTimeout(() => this.#feed(ws), 0);
     }
   }
 }
