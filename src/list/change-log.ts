@@ -81,6 +81,12 @@ export class ChangeLog {
     }
   }
 
+  /** The change number of the last deletion forgotten once one more deletion is recorded. */
+  forgottenAfterDeletion(): number {
+    const remembered = this.#tombstones.length - this.#first;
+    return remembered + 1 > MAX_TOMBSTONES ? (this.#tombstones[this.#first] ?? this.#forgotten) : this.#forgotten;
+  }
+
   /** The log as it is now; the same object until it changes. */
   view(): LogView {
     this.#view ??= {

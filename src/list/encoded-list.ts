@@ -12,6 +12,8 @@ export type { PageQuery } from "./list-page.ts";
 export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
 
 const encoder = new TextEncoder();
+/** Limits no list reaches: for a task whose limits were checked before. */
+const NO_LIMITS: ListLimits = { maxTasks: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, maxKeys: 0 };
 
 /** A task as a list keeps it: its JSON, the change that created it and its last change. */
 export interface StoredTask {
@@ -19,6 +21,11 @@ export interface StoredTask {
   readonly json: Uint8Array;
   readonly created: number;
   readonly changed: number;
+}
+
+/** A task the list holds, with what a write reads of it without parsing its JSON. */
+export interface HeldTask extends StoredTask {
+  readonly completed: boolean;
 }
 
 /** A list as a store kept it: its tasks in id order, its remembered deletions in change order, and its counters. */
@@ -128,7 +135,7 @@ export class EncodedList {
    * `limits`, in which case it adds nothing and says which limit. The text is encoded straight into
    * the list's chunk: encoding it apart first would cost an array and a copy per task.
    */
-  pushText(json: string, id: number, limits: ListLimits): Limit | undefined {
+  pushText(json: string, id: number, limits: ListLimits = NO_LIMITS): Limit | undefined {
     const last = this.#chunks.at(-1);
     const written = last?.stage(json);
     if (last === undefined || written === undefined) {
@@ -147,7 +154,7 @@ export class EncodedList {
   }
 
   /** The task whose id is `id`, with its change numbers, or undefined when the list does not hold it. */
-  find(id: number): StoredTask | undefined {
+  find(id: number): HeldTask | undefined {
     const found = this.#locate(id);
     if (found === undefined) return undefined;
     const [chunk, index] = found;
@@ -159,7 +166,13 @@ export class EncodedList {
       json: view.bytes.subarray(start, end),
       created: view.created[index] ?? 0,
       changed: view.changed[index] ?? 0,
+      completed: view.completed[index] === 1,
     };
+  }
+
+  /** The change number of the last deletion forgotten once one more deletion is made. */
+  forgottenAfterDeletion(): number {
+    return this.#log.forgottenAfterDeletion();
   }
 
   /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */

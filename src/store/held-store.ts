@@ -1,0 +1,71 @@
+// A store whose list is held in this process's memory: each write is decided by the list's rules
+// (list/held-list.ts), persisted by the store, then applied; reads never leave memory.
+import type { ListLimits } from "../config.ts";
+import type { ListVersion } from "../list/encoded-list.ts";
+import type { Decision, HeldList, ListChange } from "../list/held-list.ts";
+import type { NewTask } from "../list/task.ts";
+import type { WriteResult } from "../list/writes.ts";
+import { ChangeSignal } from "./change-signal.ts";
+import type * as seam from "./store.ts";
+
+/** Writes a change to where the store keeps the list, or throws, and the list does not change. */
+export type Persist = (change: ListChange) => void;
+
+/**
+ * The seam over a {@link HeldList}: the memory store persists nothing, the SQLite file store a row
+ * per change. The list is made on first use, so a Worker's memory store makes no random instance
+ * at start-up, which Workers refuse.
+ */
+export class HeldListStore implements seam.TaskStore {
+  readonly #open: () => HeldList;
+  #list: HeldList | undefined;
+  readonly #persist: Persist;
+  readonly #changes: ChangeSignal;
+
+  /** With `pollMs`, readers waiting for a change look again on a timer of their own (see {@link ChangeSignal}). */
+  constructor(open: () => HeldList, persist: Persist = () => {}, options: { readonly pollMs?: number } = {}) {
+    this.#open = open;
+    this.#persist = persist;
+    this.#changes = new ChangeSignal(() => this.#held().read().changedBytes, options.pollMs);
+  }
+
+  read(): ListVersion {
+    return this.#held().read();
+  }
+
+  async append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
+    return this.#made(this.#held().append(task, limits, key));
+  }
+
+  async update(
+    id: number,
+    patch: seam.TaskPatch,
+    limits: ListLimits,
+    ifMatch?: seam.IfMatch,
+  ): Promise<seam.UpdateResult> {
+    return this.#made(this.#held().update(id, patch, limits, ifMatch));
+  }
+
+  async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
+    return this.#made(this.#held().remove(id, ifMatch));
+  }
+
+  nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
+    if (bytesPast !== undefined) return this.#changes.waitPast(bytesPast, signal);
+    return this.#changes.wait(() => this.#held().change > change, signal);
+  }
+
+  /** Persists and applies the decision's change, if it makes one, and wakes the readers it concerns. */
+  #made<R extends WriteResult>({ result, change }: Decision<R>): R {
+    if (change === undefined) return result;
+    this.#persist(change);
+    this.#held().apply(change);
+    this.#changes.notify();
+    return result;
+  }
+
+  #held(): HeldList {
+    this.#list ??= this.#open();
+    return this.#list;
+  }
+}
