@@ -292,9 +292,9 @@ export class EncodedList {
     this.#log.record(change, id, kind === "delete", kind !== "task");
     if (journaled) {
       // The journal keeps its own copy: a view would hold the whole chunk, which the next edit replaces.
-      const json =
-        kind === "delete" ? encoder.encode(`{"id":${id}}`) : (this.find(id)?.json.slice() ?? new Uint8Array());
-      this.#journal.record(change, kind, id, json as Uint8Array<ArrayBuffer>);
+      const task = kind === "delete" ? undefined : this.find(id);
+      const json = task === undefined ? encoder.encode(`{"id":${id}}`) : task.json.slice();
+      this.#journal.record(change, kind, id, task?.created ?? 0, json as Uint8Array<ArrayBuffer>);
     }
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);
     this.#current = undefined;

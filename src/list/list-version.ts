@@ -57,6 +57,8 @@ export interface ListEvent {
   readonly change: number;
   readonly event: "task" | "update" | "delete";
   readonly id: number;
+  /** The change that created the task; 0 for a deletion. */
+  readonly created: number;
   /** The task's JSON, or `{"id":N}` for a deletion. */
   readonly json: Uint8Array<ArrayBuffer>;
 }
@@ -76,6 +78,10 @@ export interface ListVersion {
   readonly lastId: number;
   /** The number of the list's last change. */
   readonly change: number;
+  /** The highest id the list ever gave. */
+  readonly highestId: number;
+  /** The change number of the last deletion the list forgot, or 0: a cursor before it is reset. */
+  readonly forgotten: number;
   /** The whole list as a JSON array; the same bytes on every call. */
   body(): JsonBytes;
   /** The tasks after id `id`, in id order, as a JSON array: `[]` when there are none. */
@@ -132,7 +138,7 @@ export class Snapshot implements ListVersion {
   readonly #chunks: readonly ChunkView[];
   readonly #log: LogView;
   readonly #journal: JournalView;
-  readonly #highestId: number;
+  readonly highestId: number;
   /** The bytes of the list's JSON before each chunk, from the opening bracket's end. */
   readonly #before: number[] = [];
   readonly #bytes: number;
@@ -143,7 +149,7 @@ export class Snapshot implements ListVersion {
     this.#chunks = chunks;
     this.#log = log;
     this.#journal = journal;
-    this.#highestId = highestId;
+    this.highestId = highestId;
     this.change = change;
     let bytes = 0;
     let tasks = 0;
@@ -205,7 +211,7 @@ export class Snapshot implements ListVersion {
       const task = taskAt(view, index);
       return { outcome: "found", id, json: task.json, version: taskVersion(this.#instance, id, task.changed) };
     }
-    return Number.isInteger(id) && id >= 1 && id <= this.#highestId ? { outcome: "gone" } : { outcome: "not-found" };
+    return Number.isInteger(id) && id >= 1 && id <= this.highestId ? { outcome: "gone" } : { outcome: "not-found" };
   }
 
   eventsAfter(change: number): ListEvents {
@@ -225,6 +231,10 @@ export class Snapshot implements ListVersion {
     return this.#journal.total;
   }
 
+  get forgotten(): number {
+    return this.#log.forgotten;
+  }
+
   *#events(after: number): Iterable<ListEvent> {
     const log = this.#log;
     for (let at = entryAfter(log, after); at < log.length; at++) {
@@ -233,7 +243,8 @@ export class Snapshot implements ListVersion {
       if (log.deleted[at] === 1) {
         // A subscriber that holds nothing has nothing to delete.
         if (after > 0 && change > log.forgotten) {
-          yield { change, event: "delete", id, json: encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer> };
+          const json = encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>;
+          yield { change, event: "delete", id, created: 0, json };
         }
         continue;
       }
@@ -241,7 +252,7 @@ export class Snapshot implements ListVersion {
       const view = this.#chunks[chunk];
       if (view === undefined || view.ids[index] !== id || view.changed[index] !== change) continue;
       const task = taskAt(view, index);
-      yield { change, event: task.created > after ? "task" : "update", id, json: task.json };
+      yield { change, event: task.created > after ? "task" : "update", id, created: task.created, json: task.json };
     }
   }
 

@@ -17,6 +17,8 @@ export interface JournalEntry {
   readonly change: number;
   readonly event: ChangeKind;
   readonly id: number;
+  /** The change that created the task; 0 for a deletion. */
+  readonly created: number;
   /** The task's JSON after the change, or `{"id":N}` for a deletion. */
   readonly json: Uint8Array<ArrayBuffer>;
 }
@@ -48,12 +50,12 @@ export class ChangeJournal {
     this.#base = base;
   }
 
-  /** Records change `change` of task `id`, which carried `json`; the oldest changes go past the bounds. */
-  record(change: number, event: ChangeKind, id: number, json: Uint8Array<ArrayBuffer>): void {
+  /** Records change `change` of task `id`, created by change `created`, which carried `json`; the oldest changes go past the bounds. */
+  record(change: number, event: ChangeKind, id: number, created: number, json: Uint8Array<ArrayBuffer>): void {
     const end = this.#entries.length;
     if (end === this.#totals.length) this.#compact();
     this.#total += json.byteLength;
-    this.#entries.push({ change, event, id, json });
+    this.#entries.push({ change, event, id, created, json });
     this.#totals[this.#entries.length - 1] = this.#total;
     while (this.#kept() > JOURNAL_CHANGES || this.#keptBytesWithoutFirst() >= JOURNAL_BYTES) {
       this.#base = this.#entries[this.#start]?.change ?? this.#base;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, FILLED_LIST } from "../conformance/configured.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
-import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
+import { largeTasks, writeReleasedList } from "../support/legacy-sqlite.ts";
 import { startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { createTask, describeDurableServer, postTask, readList } from "./durable-server.ts";
@@ -58,7 +58,7 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
       const path = join(dir, "legacy.db");
       // 18 tasks of about a million bytes: past the default 16 MiB.
       const tasks = largeTasks(18, 500_000);
-      writeLegacyList(path, tasks);
+      writeReleasedList(path, tasks);
       const server = await startServer(runtime, sqliteAt(path));
       try {
         const list = await readList(server.baseUrl);

@@ -11,7 +11,7 @@ import { createServerApp } from "../../src/runtimes/server.ts";
 import { openServerStore } from "../../src/store/kinds.ts";
 import { type SqliteFileConnection, SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import { largeTasks, writeLegacyList } from "../support/legacy-sqlite.ts";
+import { largeTasks, writeOlderList, writeReleasedList } from "../support/legacy-sqlite.ts";
 import { joinParts, taskText, utf8 } from "./helpers.ts";
 
 const decoder = new TextDecoder();
@@ -230,15 +230,21 @@ describe("a SQLite store", () => {
     expect(await store.append({ title: "x", completed: false }, limits)).toEqual(full("tasks"));
   });
 
-  test("opens a list written before it counted bytes: counts them once, keeps every task, and checks appends against them", async () => {
+  test("opens a list version 0.1.0 wrote: keeps every task, its version and its keys, and checks appends against its bytes", async () => {
     const tasks = largeTasks(40, 3000);
-    writeLegacyList(path, tasks);
+    writeReleasedList(path, tasks, "kept-key");
     const first = connect();
     const store = new SqliteFileStore(first);
     const json = utf8(JSON.stringify(tasks));
     expect(store.read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
     expect(joinParts(store.read().body())).toEqual(json);
-    expect(first.query("SELECT json_bytes FROM list")).toEqual([{ json_bytes: json.byteLength }]);
+    expect(store.read().version).toBe("released00000000-40");
+    expect(first.query("SELECT version FROM schema_version")).toEqual([{ version: 2 }]);
+    const key = { scope: "", key: "kept-key", fingerprint: "fingerprint" };
+    expect(await store.append({ title: "Again", completed: false }, LIMITS, key)).toMatchObject({
+      outcome: "replayed",
+      json: taskText(tasks[0] as Task),
+    });
     expect(await store.append({ title: "Next", completed: false }, { ...LIMITS, maxBytes: json.byteLength })).toEqual(
       full("bytes"),
     );
@@ -246,16 +252,15 @@ describe("a SQLite store", () => {
     expect(new SqliteFileStore(connect()).read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
   });
 
-  test("counts the bytes again when the next open finds tasks changed by hand", async () => {
-    const first = connect();
-    new SqliteFileStore(first);
-    first.query(
-      "UPDATE tasks SET title_json = ? WHERE id = 1",
-      JSON.stringify("Renamed by hand, much longer than before"),
+  test("refuses a list of a layout older than version 0.1.0's, saying how to move its tasks, and changes nothing in the file", () => {
+    writeOlderList(path, largeTasks(3, 10));
+    const refused = connect();
+    expect(() => new SqliteFileStore(refused)).toThrow(
+      "The database holds a list of a layout older than version 0.1.0's (its tasks table has no changed column), which this version does not read: open it with the version that made it, take its tasks out with GET /tasks, and put them into a new list",
     );
-    close(first);
-    const reopened = new SqliteFileStore(connect());
-    expect(reopened.read().usage.bytes).toBe(joinParts(reopened.read().body()).byteLength);
+    close(refused);
+    const db = connect();
+    expect(db.query("SELECT name FROM sqlite_master WHERE name = 'schema_version'")).toEqual([]);
   });
 
   test("refuses a second store on a file another store holds open", () => {
@@ -267,7 +272,7 @@ describe("a SQLite store", () => {
 describe("the store a server starts with", () => {
   test("a list already past MAX_LIST_BYTES starts, serves every task, returns 507, and the log says so once", async () => {
     const tasks = largeTasks(30, 20_000);
-    writeLegacyList(path, tasks);
+    writeReleasedList(path, tasks);
     const lines: string[] = [];
     const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
     const env = { TASK_STORE: "sqlite", SQLITE_PATH: path, MAX_LIST_BYTES: "1048576", LOG_LEVEL: "warn" };

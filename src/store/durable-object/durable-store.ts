@@ -3,22 +3,9 @@
 import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { ListVersion } from "../../list/encoded-list.ts";
-import type { Limit, ListUsage } from "../../list/limits.ts";
-import { type NewTask, type Task, taskJson } from "../../list/task.ts";
+import type { NewTask } from "../../list/task.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
 import type * as seam from "../store.ts";
-
-/** What an append in the object did. */
-export type ObjectAppendResult =
-  | { readonly id: number; readonly usage: ListUsage }
-  | { readonly replayed: Task; readonly usage: ListUsage }
-  | { readonly keyReused: true; readonly usage: ListUsage }
-  | { readonly full: Limit; readonly usage: ListUsage };
-
-/** What an update in the object did: an update's result without the task, which the Worker reads from its JSON. */
-export type ObjectUpdateResult =
-  | Exclude<seam.UpdateResult, { outcome: "updated" | "unchanged" }>
-  | Omit<Extract<seam.UpdateResult, { outcome: "updated" | "unchanged" }>, "task">;
 
 /** The object's RPC methods, as the Worker calls them. */
 export interface ListObjectRpc {
@@ -33,7 +20,7 @@ export interface ListObjectRpc {
     completed: boolean,
     limits: ListLimits,
     key?: seam.IdempotencyKey,
-  ): ObjectAppendResult | Promise<ObjectAppendResult>;
+  ): seam.AppendResult | Promise<seam.AppendResult>;
   /**
    * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
    * append; `undefined` leaves a field as it is.
@@ -44,7 +31,7 @@ export interface ListObjectRpc {
     completed: boolean | undefined,
     limits: ListLimits,
     ifMatch: seam.IfMatch,
-  ): ObjectUpdateResult | Promise<ObjectUpdateResult>;
+  ): seam.UpdateResult | Promise<seam.UpdateResult>;
   /** Deletes task `id`. */
   remove(id: number, ifMatch: seam.IfMatch): seam.RemoveResult | Promise<seam.RemoveResult>;
   /**
@@ -94,14 +81,7 @@ export class DurableObjectStore implements seam.TaskStore {
     if (titleJson.byteLength + 2 > limits.maxBytes) {
       return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
-    const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
-    if ("full" in result) return { outcome: "full", limit: result.full, usage: result.usage };
-    if ("keyReused" in result) return { outcome: "key-reused", usage: result.usage };
-    if ("replayed" in result) {
-      return { outcome: "replayed", task: result.replayed, json: taskJson(result.replayed), usage: result.usage };
-    }
-    const created = { id: result.id, ...task };
-    return { outcome: "added", task: created, json: taskJson(created), usage: result.usage };
+    return this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
   }
 
   async update(
@@ -116,9 +96,7 @@ export class DurableObjectStore implements seam.TaskStore {
       const known = this.#mirror.current.task(id);
       if (known.outcome === "found") return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
-    const result = await this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
-    if (!("json" in result)) return result;
-    return { ...result, task: JSON.parse(result.json) as Task };
+    return this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
   }
 
   remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {

@@ -4,15 +4,17 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import { eventText, RESET_TEXT } from "../../list/event-text.ts";
+import type { Decision, HeldList } from "../../list/held-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import type { WriteResult } from "../../list/writes.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
+import { changesReply } from "../changes-reply.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
-import { changeEvents } from "../sqlite/sqlite-changes.ts";
 import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
 import { SqliteList } from "../sqlite/sqlite-list.ts";
-import type { IdempotencyKey, IfMatch, RemoveResult } from "../store.ts";
-import type { ListObjectRpc, ObjectAppendResult, ObjectUpdateResult } from "./durable-store.ts";
+import type { AppendResult, IdempotencyKey, IfMatch, RemoveResult, UpdateResult } from "../store.ts";
+import type { ListObjectRpc } from "./durable-store.ts";
 
 const decoder = new TextDecoder();
 
@@ -34,41 +36,35 @@ interface Follower {
 }
 
 /**
- * A deployment's list. It keeps no copy of the list in memory: each Worker keeps its own and asks
- * only for the tasks it lacks, so the object's memory and each RPC value stay small however long
- * the list grows. WebSocket subscribers connect to the object itself, through the Hibernation API:
- * the object may leave memory between appends while they stay connected, so an idle list costs
+ * A deployment's list, held in the object's memory while it is awake (loaded from its SQLite when
+ * it wakes), where each write is decided; SQLite keeps each change before the list takes it. Each
+ * Worker keeps its own copy and asks only for what changed since, so RPC values stay small however
+ * long the list grows. WebSocket subscribers connect to the object itself, through the Hibernation
+ * API: the object may leave memory between writes while they stay connected, so an idle list costs
  * nothing.
  */
 export class TaskListObject extends DurableObject implements ListObjectRpc {
   // Built synchronously in the constructor, since the SQL API is synchronous: no request can reach
-  // the object before the list is open, which is what blockConcurrencyWhile would otherwise ensure.
-  readonly #list: SqliteList;
-  /** Callers waiting in {@link nextChange}, by the key each gave; an append wakes them all. */
+  // the object before the list is loaded, which is what blockConcurrencyWhile would otherwise ensure.
+  readonly #sqlite: SqliteList;
+  readonly #list: HeldList;
+  /** Callers waiting in {@link nextChange}, by the key each gave; a change wakes them all. */
   readonly #waiting = new Map<string, (changed: boolean) => void>();
   /** Sockets whose catch-up goes on in a later turn: a change does not start a second one. */
   readonly #catchingUp = new Set<WebSocket>();
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    this.#list = new SqliteList(storageConnection(ctx.storage), { journal: true });
+    this.#sqlite = new SqliteList(storageConnection(ctx.storage));
+    this.#list = this.#sqlite.held();
   }
 
   changes(instance: string | undefined, after: number): ListChanges {
-    return this.#list.changesSince(instance, after, CHANGES_CHUNK_BYTES);
+    return changesReply(this.#list.read(), this.#list.instance, instance, after, CHANGES_CHUNK_BYTES);
   }
 
-  append(titleJson: Uint8Array, completed: boolean, limits: ListLimits, key?: IdempotencyKey): ObjectAppendResult {
-    const title = titleOf(titleJson);
-    const before = this.#list.change;
-    const appended = this.#list.append({ title, completed }, limits, key);
-    if ("full" in appended) return { full: appended.full, usage: this.#list.usage };
-    if ("keyReused" in appended) return { keyReused: true, usage: this.#list.usage };
-    if ("replayed" in appended) return { replayed: appended.replayed, usage: this.#list.usage };
-    const change = this.#list.change;
-    const event = eventText({ change, event: "task", id: appended.task.id, json: appended.json });
-    this.#changed(before, change, event);
-    return { id: appended.task.id, usage: this.#list.usage };
+  append(titleJson: Uint8Array, completed: boolean, limits: ListLimits, key?: IdempotencyKey): AppendResult {
+    return this.#made(this.#list.append({ title: titleOf(titleJson), completed }, limits, key));
   }
 
   update(
@@ -77,41 +73,39 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     completed: boolean | undefined,
     limits: ListLimits,
     ifMatch: IfMatch,
-  ): ObjectUpdateResult {
-    const title = titleJson === undefined ? undefined : titleOf(titleJson);
-    const before = this.#list.change;
-    const patch = { ...(title === undefined ? {} : { title }), ...(completed === undefined ? {} : { completed }) };
-    const { result, json } = this.#list.update(id, patch, limits, ifMatch);
-    if (json !== undefined) {
-      this.#changed(before, this.#list.change, eventText({ change: this.#list.change, event: "update", id, json }));
-    }
-    if (!("task" in result)) return result;
-    const { task: _, ...rest } = result;
-    return rest;
+  ): UpdateResult {
+    const patch = {
+      ...(titleJson === undefined ? {} : { title: titleOf(titleJson) }),
+      ...(completed === undefined ? {} : { completed }),
+    };
+    return this.#made(this.#list.update(id, patch, limits, ifMatch));
   }
 
   remove(id: number, ifMatch: IfMatch): RemoveResult {
-    const before = this.#list.change;
-    const { result } = this.#list.remove(id, ifMatch);
-    if (result.outcome === "deleted") {
-      const json = new TextEncoder().encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>;
-      this.#changed(before, this.#list.change, eventText({ change: this.#list.change, event: "delete", id, json }));
-    }
-    return result;
+    return this.#made(this.#list.remove(id, ifMatch));
   }
 
-  /** Wakes every waiting call and feeds every socket: one at the end gets `event` as it is, one still catching up reads on. */
-  #changed(before: number, change: number, event: string): void {
+  /**
+   * Persists and applies the decision's change, if it makes one; then wakes every waiting call and
+   * feeds every socket: one at the end gets the change as it is, one still catching up reads on.
+   */
+  #made<R extends WriteResult>({ result, change }: Decision<R>): R {
+    if (change === undefined) return result;
+    const before = this.#list.change;
+    this.#sqlite.persist(change);
+    this.#list.apply(change);
+    const event = this.#list.read().changesAfter(before)?.[0];
     for (const wake of this.#waiting.values()) wake(true);
     for (const ws of this.ctx.getWebSockets()) {
       const follower = ws.deserializeAttachment() as Follower;
-      if (follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
-        ws.send(event);
-        ws.serializeAttachment({ ...follower, cursor: change } satisfies Follower);
+      if (event !== undefined && follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
+        ws.send(eventText(event));
+        ws.serializeAttachment({ ...follower, cursor: event.change } satisfies Follower);
       } else if (!this.#catchingUp.has(ws)) {
         this.#feed(ws);
       }
     }
+    return result;
   }
 
   nextChange(change: number, waitMs: number, key: string): Promise<boolean> {
@@ -176,7 +170,9 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const follower = ws.deserializeAttachment() as Follower;
     if (follower.cursor === this.#list.change) return;
     if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
-      if (this.#list.bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+      if (
+        this.#list.read().bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES
+      ) {
         ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
       } else {
         this.#catchingUp.add(ws);
@@ -185,13 +181,22 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
       return;
     }
     // Its backlog one event per task, then every change as it was made.
-    const every = follower.cursor >= follower.backlogEnd;
-    const changes = this.#list.changesSince(this.#list.instance, follower.cursor, rules.SOCKET_MARK_BYTES, every);
-    if (changes.after !== follower.cursor) ws.send(RESET_TEXT);
-    for (const event of changeEvents(changes)) ws.send(eventText(event));
-    ws.serializeAttachment({ ...follower, cursor: changes.through } satisfies Follower);
+    const version = this.#list.read();
+    const every = follower.cursor >= follower.backlogEnd ? version.changesAfter(follower.cursor) : undefined;
+    const folded = every === undefined ? version.eventsAfter(follower.cursor) : undefined;
+    if (folded?.reset === true) ws.send(RESET_TEXT);
+    let cursor = folded?.reset === true ? 0 : follower.cursor;
+    let sent = 0;
+    for (const event of every ?? folded?.events ?? []) {
+      ws.send(eventText(event));
+      cursor = event.change;
+      sent += event.json.byteLength;
+      if (sent >= rules.SOCKET_MARK_BYTES) break;
+    }
+    if (sent < rules.SOCKET_MARK_BYTES) cursor = version.change;
+    ws.serializeAttachment({ ...follower, cursor } satisfies Follower);
     // The rest in later turns, so that the object answers other requests between two batches.
-    if (changes.through !== this.#list.change) {
+    if (cursor !== version.change) {
       this.#catchingUp.add(ws);
       setTimeout(() => this.#feed(ws), 0);
     }

@@ -1,12 +1,8 @@
 // The list in a SQLite database file of its own, for a Node, Bun or Deno server that is the file's
-// only writer: kept across restarts, read from memory.
-import type { ListLimits } from "../../config.ts";
+// only writer: kept across restarts, held and read in memory.
 import { StoreUnavailableError } from "../../errors.ts";
-import { EncodedList, type ListVersion } from "../../list/encoded-list.ts";
-import { type NewTask, taskJson } from "../../list/task.ts";
-import { ChangeSignal } from "../change-signal.ts";
+import { HeldListStore } from "../held-store.ts";
 import { NEW_HISTORY } from "../new-history.ts";
-import type * as seam from "../store.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { SqliteList } from "./sqlite-list.ts";
 
@@ -36,30 +32,47 @@ export type OpenSqliteFile = (path: string) => SqliteFileConnection;
 export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journal_mode = WAL"];
 
 /**
- * The list in a SQLite database file. It must be the database's only writer: reads are served from
- * an {@link EncodedList} that follows each committed write, so a read never touches the database.
+ * The list in a SQLite database file. It must be the database's only writer: the list is held in
+ * memory, where each write is decided, and each change is written to the file before the list in
+ * memory takes it, so a read never touches the database.
  *
  * Before each write commits, it checks that the path still holds the files it opened: SQLite in
  * WAL mode would go on writing to a file deleted or moved away, and a restart would not find what
  * was acknowledged. Such a write, or one SQLite cannot write (a disk full, an I/O error), is
  * rolled back and gets 503; the log says so once, and again once a write succeeds.
  */
-export class SqliteFileStore implements seam.TaskStore {
-  readonly #list: SqliteList;
-  readonly #encoded: EncodedList;
-  readonly #changes = new ChangeSignal(() => this.#encoded.changedBytes);
-  readonly #db: SqliteFileConnection;
-  readonly #log: StoreLog;
-  /** The files opened, once the list is loaded; undefined while the constructor loads it. */
-  #files: string | undefined;
-  /** Whether appends fail to reach the file: logged when it starts and when it ends. */
-  #failing = false;
-
+export class SqliteFileStore extends HeldListStore {
   /** Opens the list in `db`, creating it if the database holds none, and loads it. */
   constructor(db: SqliteFileConnection, log: StoreLog = () => {}) {
+    const file = new FileWrites(db, log);
+    const list = new SqliteList(file.connection);
+    const held = list.held();
+    file.opened();
+    if (list.newHistory) {
+      log("info", `The SQLite file ${JSON.stringify(db.path)} is a copy npm run backup made: ${NEW_HISTORY}`);
+    }
+    super(
+      () => held,
+      (change) => file.write(() => list.persist(change)),
+    );
+  }
+}
+
+/** The writes to one database file: each checked against the files opened, and its failures told once. */
+class FileWrites {
+  readonly #db: SqliteFileConnection;
+  readonly #log: StoreLog;
+  /** The files opened, once the list is loaded; undefined while it loads. */
+  #files: string | undefined;
+  /** Whether writes fail to reach the file: logged when it starts and when it ends. */
+  #failing = false;
+  /** The connection the list uses: each transaction checks the files before it commits. */
+  readonly connection: SqliteConnection;
+
+  constructor(db: SqliteFileConnection, log: StoreLog) {
     this.#db = db;
     this.#log = log;
-    this.#list = new SqliteList({
+    this.connection = {
       query: db.query.bind(db),
       iterate: db.iterate.bind(db),
       transaction: (work) =>
@@ -68,84 +81,18 @@ export class SqliteFileStore implements seam.TaskStore {
           this.#checkFiles();
           return result;
         }),
-    });
-    this.#encoded = new EncodedList(this.#list.instance, this.#list.stored());
-    this.#files = db.files();
-    if (this.#list.newHistory) {
-      log("info", `The SQLite file ${JSON.stringify(db.path)} is a copy npm run backup made: ${NEW_HISTORY}`);
-    }
+    };
   }
 
-  read(): ListVersion {
-    return this.#encoded.read();
+  /** Notes the files the list was loaded from: writes from now on must find them at the path. */
+  opened(): void {
+    this.#files = this.#db.files();
   }
 
-  async append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
-    const appended = this.#written(
-      () => this.#list.append(task, limits, key),
-      (result) => "task" in result,
-    );
-    const usage = this.#list.usage;
-    if ("full" in appended) return { outcome: "full", limit: appended.full, usage };
-    if ("keyReused" in appended) return { outcome: "key-reused", usage };
-    if ("replayed" in appended) {
-      return { outcome: "replayed", task: appended.replayed, json: taskJson(appended.replayed), usage };
-    }
-    this.#encoded.push(appended.json, appended.task.id, this.#list.change);
-    this.#changes.notify();
-    return { outcome: "added", task: appended.task, json: appended.text, usage: this.#list.usage };
-  }
-
-  async update(
-    id: number,
-    patch: seam.TaskPatch,
-    limits: ListLimits,
-    ifMatch?: seam.IfMatch,
-  ): Promise<seam.UpdateResult> {
-    const { result, json } = this.#written(
-      () => this.#list.update(id, patch, limits, ifMatch),
-      (edit) => edit.result.outcome === "updated",
-    );
-    if (json !== undefined) {
-      this.#encoded.replace(id, json, this.#list.change);
-      this.#changes.notify();
-    }
-    return result;
-  }
-
-  async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
-    const { result } = this.#written(
-      () => this.#list.remove(id, ifMatch),
-      (edit) => edit.result.outcome === "deleted",
-    );
-    if (result.outcome === "deleted") {
-      this.#encoded.remove(id, this.#list.change);
-      this.#changes.notify();
-    }
-    return result;
-  }
-
-  nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
-    if (bytesPast !== undefined) return this.#changes.waitPast(bytesPast, signal);
-    return this.#changes.wait(() => this.#encoded.change > change, signal);
-  }
-
-  /** Throws, rolling the transaction back, when the path no longer holds the files opened. */
-  #checkFiles(): void {
-    if (this.#files === undefined || this.#db.files() === this.#files) return;
-    throw new StoreUnavailableError(
-      `SQLITE_PATH ${JSON.stringify(this.#db.path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there (a copy is put back with npm run restore, with the server stopped)`,
-    );
-  }
-
-  /**
-   * Runs a write, making a failure to reach the file a {@link StoreUnavailableError} the log tells once.
-   * Only a write that `changedList` proves the file takes writes again.
-   */
-  #written<T>(write: () => T, changedList: (result: T) => boolean): T {
-    let result: T;
+  /** Runs a write, making a failure to reach the file a {@link StoreUnavailableError} the log tells once. */
+  write(write: () => void): void {
     try {
-      result = write();
+      write();
     } catch (error) {
       const unavailable =
         error instanceof StoreUnavailableError
@@ -161,11 +108,18 @@ export class SqliteFileStore implements seam.TaskStore {
       this.#failing = true;
       throw unavailable;
     }
-    if (this.#failing && changedList(result)) {
+    if (this.#failing) {
       this.#failing = false;
       this.#log("info", `The SQLite file ${JSON.stringify(this.#db.path)} takes writes again`);
     }
-    return result;
+  }
+
+  /** Throws, rolling the transaction back, when the path no longer holds the files opened. */
+  #checkFiles(): void {
+    if (this.#files === undefined || this.#db.files() === this.#files) return;
+    throw new StoreUnavailableError(
+      `SQLITE_PATH ${JSON.stringify(this.#db.path)} no longer holds the database file this server opened (it was deleted, moved away or replaced): writes answer 503 until that file is back at its path, or the server is restarted on the file now there (a copy is put back with npm run restore, with the server stopped)`,
+    );
   }
 }
 
