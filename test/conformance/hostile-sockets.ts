@@ -227,6 +227,10 @@ async function placeFreed(
 ): Promise<void> {
   const held = await occupyFreeSlots(server, target);
   try {
+    // Full, not refused for another reason: a new subscriber is turned away for want of a slot.
+    const full = await upgrade(server, target);
+    full.connection.destroy();
+    expectRefusal(full.response, 503);
     await misbehave();
     const deadline = Date.now() + SLOT_FREED_S * 1000;
     for (;;) {
