@@ -6,8 +6,8 @@ const WRITE_TOKEN = "conformance-write-0123456789";
 /**
  * A configuration that moves every contract setting off its default, small enough that the suite
  * can fill the list to MAX_TASKS. The same values go into the environment and into the suite's
- * options. MAX_LIST_BYTES is moved too, but stays out of reach here: the default configuration's
- * run fills the list to its bytes.
+ * options. MAX_LIST_BYTES is moved too, but stays out of reach here: the runs with the default
+ * configuration fill the list to its bytes.
  */
 export const CONFIGURED_ENV = {
   BASE_PATH: "/api/v1",

@@ -5,19 +5,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "vitest";
 import { expectMessageBody, requestHead } from "../load/http.ts";
 import { RawConnection, type RawResponse } from "../load/raw-http.ts";
-import { describeAlongside } from "../support/describe-alongside.ts";
 import type { RunningServer, Runtime } from "../support/server.ts";
-import { useServer } from "../support/server-fixture.ts";
-import { TIME_SCALE, timeScaled } from "../support/time-scale.ts";
 
 /** A valid Sec-WebSocket-Key: 16 bytes in base64. */
 const KEY = "dGhlIHNhbXBsZSBub25jZQ==";
 /** A cursor newer than the list: after a reset and the list, the socket gets nothing unless a test writes. */
 const QUIET_PATH = "/tasks/events?after=999999999";
 /**
- * Seconds a subscriber may keep its slot without answering a ping on a server at {@link TIME_SCALE}:
- * its two pings take 2 s there (40 s unscaled, docs/live-changes.md), but for Bun's, which take
- * about 8 s since its timers tick every 4 s; the rest is for a busy machine.
+ * Seconds a subscriber may keep its slot without answering a ping on a server at TIME_SCALE=0.1:
+ * its two pings take 4 s there (40 s unscaled, docs/live-changes.md), Bun's about 8 s since its
+ * timers tick every 4 s; the rest is for a busy machine.
  */
 const SLOT_FREED_S = 30;
 
@@ -195,60 +192,97 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
   }
 }
 
-/** Resolves once the one slot of a MAX_SUBSCRIBERS=1 server takes a new WebSocket; fails after {@link SLOT_FREED_S}. */
-async function placeFreed(server: RunningServer, target: SocketTarget): Promise<void> {
-  const deadline = Date.now() + SLOT_FREED_S * 1000;
+/**
+ * Fills every subscriber slot of the server with WebSockets that answer its pings, as a browser's
+ * do, until one is refused; returns them, for the caller to close.
+ */
+async function occupyFreeSlots(server: RunningServer, target: SocketTarget): Promise<WebSocket[]> {
+  const url = `${server.baseUrl.replace(/^http/, "ws")}${target.basePath}${QUIET_PATH}`;
+  // Node's WebSocket (undici) takes headers beside the standard arguments, and answers pings itself.
+  const init = { headers: target.token === undefined ? {} : { Authorization: `Bearer ${target.token}` } };
+  const held: WebSocket[] = [];
   for (;;) {
-    const { connection, response } = await upgrade(server, target);
-    connection.destroy();
-    if (response?.status === 101) return;
-    expect(response?.status).toBe(503);
-    expect(Date.now(), "the subscriber holding the slot must lose it").toBeLessThan(deadline);
-    await sleep(100);
+    expect(held.length, "the subscriber after the last slot must be refused").toBeLessThanOrEqual(
+      target.maxSubscribers,
+    );
+    const socket = new WebSocket(url, init as unknown as string[]);
+    const opened = await new Promise<boolean>((resolve) => {
+      socket.addEventListener("open", () => resolve(true));
+      socket.addEventListener("error", () => resolve(false));
+    });
+    if (!opened) return held;
+    held.push(socket);
   }
 }
 
 /**
- * On a server of its own with one subscriber slot, whose pings TIME_SCALE brings a second apart,
- * beside the file's other suites since it waits: a WebSocket subscriber that never answers the
- * server's pings (a client that vanished without closing) loses its slot, and a new subscriber gets it.
+ * Holds every other slot with subscribers that answer pings, runs `misbehave`, then resolves once a
+ * new WebSocket is taken again, which only the subscriber that misbehaved can have made room for;
+ * fails after {@link SLOT_FREED_S}.
  */
-export function describeVanishedSubscriber(runtime: Runtime): void {
-  describeAlongside(`${runtime} server with MAX_SUBSCRIBERS=1 and a subscriber that vanished`, () => {
-    const server = useServer(runtime, { LOG_LEVEL: "warn", MAX_SUBSCRIBERS: "1", ...timeScaled() });
-    const target: SocketTarget = { basePath: "", token: undefined, maxSubscribers: 1 };
+async function placeFreed(
+  server: RunningServer,
+  target: SocketTarget,
+  misbehave: () => Promise<void> = async () => {},
+): Promise<void> {
+  const held = await occupyFreeSlots(server, target);
+  try {
+    // Full, not refused for another reason: a new subscriber is turned away for want of a slot.
+    const full = await upgrade(server, target);
+    full.connection.destroy();
+    expectRefusal(full.response, 503);
+    await misbehave();
+    const deadline = Date.now() + SLOT_FREED_S * 1000;
+    for (;;) {
+      const { connection, response } = await upgrade(server, target);
+      connection.destroy();
+      if (response?.status === 101) return;
+      expect(response?.status).toBe(503);
+      expect(Date.now(), "the subscriber holding the slot must lose it").toBeLessThan(deadline);
+      await sleep(100);
+    }
+  } finally {
+    for (const socket of held) socket.close();
+  }
+}
 
-    test(
-      `a subscriber that stalls inside a frame declaring 50 MiB is dropped within ${SLOT_FREED_S} s at TIME_SCALE=${TIME_SCALE}, and its slot comes free`,
-      async () => {
-        const { connection: stalled, response } = await upgrade(server(), target);
-        try {
-          expect(response?.status).toBe(101);
-          // Node and Bun refuse the frame from its header; Deno gathers it, but its sender cannot
-          // answer a ping from inside a frame, so Deno drops it when the ping goes unanswered.
-          await stalled.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(1024 ** 2)).toString("latin1"));
-          await placeFreed(server(), target);
-        } finally {
-          stalled.destroy();
-        }
-      },
-      (SLOT_FREED_S + 15) * 1000,
-    );
+/**
+ * Registers, on a server whose pings TIME_SCALE brings a few seconds apart and which nothing else
+ * uses while they run: a WebSocket subscriber that never answers the server's pings (a client that
+ * vanished without closing) loses its slot, and a new subscriber gets it.
+ */
+export function describeVanishedSubscriber(server: () => RunningServer, target: SocketTarget, scale: number): void {
+  test(
+    `a subscriber that stalls inside a frame declaring 50 MiB is dropped within ${SLOT_FREED_S} s at TIME_SCALE=${scale}, and its slot comes free`,
+    async () => {
+      const { connection: stalled, response } = await upgrade(server(), target);
+      try {
+        expect(response?.status).toBe(101);
+        // Node and Bun refuse the frame from its header; Deno gathers it, but its sender cannot
+        // answer a ping from inside a frame, so Deno drops it when the ping goes unanswered.
+        await placeFreed(server(), target, () =>
+          stalled.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(1024 ** 2)).toString("latin1")),
+        );
+      } finally {
+        stalled.destroy();
+      }
+    },
+    (SLOT_FREED_S + 30) * 1000,
+  );
 
-    test(
-      `a WebSocket subscriber that answers no ping is pinged, and loses its slot within ${SLOT_FREED_S} s at TIME_SCALE=${TIME_SCALE}`,
-      async () => {
-        const { connection: silent, response } = await upgrade(server(), target);
-        try {
-          expect(response?.status).toBe(101);
-          // The raw connection reads, so the server sees a live TCP peer that never answers.
-          await placeFreed(server(), target);
-          expect(serverFrames(silent.received).some((frame) => frame.opcode === 0x9)).toBe(true);
-        } finally {
-          silent.destroy();
-        }
-      },
-      (SLOT_FREED_S + 15) * 1000,
-    );
-  });
+  test(
+    `a WebSocket subscriber that answers no ping is pinged, and loses its slot within ${SLOT_FREED_S} s at TIME_SCALE=${scale}`,
+    async () => {
+      const { connection: silent, response } = await upgrade(server(), target);
+      try {
+        expect(response?.status).toBe(101);
+        // The raw connection reads, so the server sees a live TCP peer that never answers.
+        await placeFreed(server(), target);
+        expect(serverFrames(silent.received).some((frame) => frame.opcode === 0x9)).toBe(true);
+      } finally {
+        silent.destroy();
+      }
+    },
+    (SLOT_FREED_S + 30) * 1000,
+  );
 }

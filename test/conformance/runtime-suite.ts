@@ -4,47 +4,41 @@ import { parseResponses, RawConnection } from "../load/raw-http.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
-import type { Runtime, StartOptions } from "../support/server.ts";
+import type { Runtime } from "../support/server.ts";
 import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
-import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS, FILLED_LIST } from "./configured.ts";
+import { timeScaled } from "../support/time-scale.ts";
+import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS } from "./configured.ts";
 import { describeConformance } from "./describe.ts";
 import { fetchReadingEarlyAnswers } from "./early-answer-fetch.ts";
-import { describeHostileSockets, describeVanishedSubscriber } from "./hostile-sockets.ts";
-import { type ConformanceCase, type ConformanceOptions, conformanceCases, settingCases } from "./suite.ts";
+import { describeHostileSockets, describeVanishedSubscriber, type SocketTarget } from "./hostile-sockets.ts";
+import { type ConformanceOptions, serverCases } from "./suite.ts";
 
 /**
- * Runs the conformance suite over HTTP against two real servers on `runtime`: the whole suite on
- * one with the default configuration (but a list of 1 MiB to fill, see {@link FILLED_LIST}), what
- * the settings change on one with every setting moved (see {@link CONFIGURED_ENV}). Each server is
- * started before its cases and stopped after them; one that does not start fails every case, the
- * first with its log.
+ * What a pings' and keep-alives' wait takes on the suite's servers: a tenth, pings 2 s apart, so a
+ * subscriber that answers none is dropped in seconds; a body may then go a second without a byte,
+ * far more than a client sending a whole body at once pauses on a busy machine.
+ */
+const SERVER_TIME_SCALE = 0.1;
+
+/**
+ * The conformance suite's part that only a real server shows (see {@link serverCases}; the whole
+ * suite runs in-process on every store), on one server on `runtime` with every setting moved but
+ * MAX_BODY_BYTES, kept at its default so that a body of a MiB crosses the runtime: tokens, CORS, the
+ * base path, a debug log. Then the same server's log lines, its early 401, hostile handshakes and
+ * frames, and (but on Workers, which cannot ping) a subscriber that vanished. The server is started
+ * before its cases and stopped after them; one that does not start fails every case, the first with its log.
  */
 export function describeRuntimeConformance(runtime: Runtime): void {
   const workerd = runtime === "workerd";
-  // Node, Bun and Deno as their npm scripts run them; the Worker as deployed on `workerd serve`
-  // (wrangler dev, as `npm start` runs it, has a refusal below, and test/sqlite kills and restarts it).
-  describeServer(runtime, `default configuration but MAX_LIST_BYTES=${FILLED_LIST.maxListBytes}`, FILLED_LIST.env, {
-    fresh: true,
-    sockets: true,
-    maxListBytes: FILLED_LIST.maxListBytes,
-    worker: workerd,
-  });
-  // The whole suite runs with these settings in-process on every store (test/unit, test/postgres,
-  // test/workers for the Durable Object): through a real server, what the settings change. On
-  // Workers with the list in the Durable Object, which holds its WebSocket subscribers itself.
-  const configured = { ...CONFIGURED_OPTIONS, fresh: true, sockets: true, worker: workerd };
-  describeServer(
-    runtime,
-    workerd ? "--env durable, every setting configured" : "every setting configured",
-    CONFIGURED_ENV,
-    configured,
-    workerd ? { environment: "durable" } : {},
-    settingCases(configured),
-  );
+  // Node, Bun and Deno as their npm scripts run them; the Worker as deployed on `workerd serve`,
+  // with the memory store and the Worker's own WebSockets (test/sqlite's Durable Object server meets
+  // the object's; wrangler dev, as `npm start` runs it, has a refusal below).
+  const { MAX_BODY_BYTES: _moved, ...env } = CONFIGURED_ENV;
+  const { maxBodyBytes: _limit, ...configured } = CONFIGURED_OPTIONS;
+  const options: ConformanceOptions = { ...configured, fresh: true, sockets: true, worker: workerd };
+  describeServer(runtime, { ...env, ...timeScaled(SERVER_TIME_SCALE) }, options);
   // Node, Bun and Deno refusing a setting at start: test/conformance/settings-errors.test.ts.
   if (workerd) describeWranglerDevRefusal();
-  // Workers cannot ping a WebSocket: docs/live-changes.md says what the platform does instead.
-  if (runtime !== "workerd") describeVanishedSubscriber(runtime);
 }
 
 /**
@@ -65,18 +59,11 @@ function describeWranglerDevRefusal(): void {
   });
 }
 
-function describeServer(
-  runtime: Runtime,
-  title: string,
-  env: Readonly<Record<string, string>>,
-  options: ConformanceOptions,
-  start: StartOptions = {},
-  cases: readonly ConformanceCase[] = conformanceCases(options),
-): void {
+function describeServer(runtime: Runtime, env: Readonly<Record<string, string>>, options: ConformanceOptions): void {
   // Every exchange must also be one the server's own OpenAPI document describes.
   const checkedFetch = checkedAgainstOpenApi(fetchReadingEarlyAnswers, options.basePath);
-  describeAlongside(`${runtime} server, ${title}`, () => {
-    const server = useServer(runtime, env, start);
+  describeAlongside(`${runtime} server, every setting configured but MAX_BODY_BYTES`, () => {
+    const server = useServer(runtime, env);
     test(`the ${runtime} server starts and answers`, () => {
       expect(server().baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     });
@@ -84,13 +71,15 @@ function describeServer(
       "conformance",
       () => ({ baseUrl: `${server().baseUrl}${options.basePath ?? ""}`, fetch: checkedFetch }),
       options,
-      cases,
+      serverCases(options),
     );
+    const tokens = options.tokens;
+    if (tokens === undefined) throw new Error("The suite's servers run with READ_TOKENS and WRITE_TOKENS");
     test(`the ${runtime} server logs each request as one JSON object on a line of its own, with its request id`, async () => {
       const running = server();
       const requestId = `log-check-${crypto.randomUUID()}`;
       const path = `${options.basePath ?? ""}/tasks`;
-      const authorization = options.tokens === undefined ? {} : { Authorization: `Bearer ${options.tokens.read}` };
+      const authorization = { Authorization: `Bearer ${tokens.read}` };
       const res = await fetchReadingEarlyAnswers(
         new Request(`${running.baseUrl}${path}`, { headers: { "X-Request-Id": requestId, ...authorization } }),
       );
@@ -99,13 +88,12 @@ function describeServer(
       const line = await eventually(() => logLine(running.output(), requestId));
       expect(line).toMatchObject({ level: "info", requestId, method: "GET", path, status: 200 });
     });
-    if (options.tokens === undefined) return;
-    const tokens = options.tokens;
-    describeHostileSockets(runtime, server, {
+    const sockets: SocketTarget = {
       basePath: options.basePath ?? "",
       token: tokens.read,
       maxSubscribers: options.maxSubscribers ?? 1,
-    });
+    };
+    describeHostileSockets(runtime, server, sockets);
 
     test(`the ${runtime} server returns 401 to a POST without a token before the client sends its body`, async () => {
       const running = server();
@@ -146,6 +134,10 @@ function describeServer(
       expect(output).toContain("[redacted]");
       for (const token of CONFIGURED_TOKENS) expect(output).not.toContain(token);
     });
+
+    // Last, as they hold every subscriber slot. Workers cannot ping a WebSocket: docs/live-changes.md
+    // says what the platform does instead.
+    if (runtime !== "workerd") describeVanishedSubscriber(server, sockets, SERVER_TIME_SCALE);
   });
 }
 

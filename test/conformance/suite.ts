@@ -82,17 +82,28 @@ export function coreStoreCases(options: ConformanceOptions = {}): ConformanceCas
 }
 
 /**
- * For a target with its settings moved, where the whole suite runs on the same runtime with the
- * defaults and in-process with these settings: the rows a setting changes, the core of the store's
- * part (each request under the base path, with a token), then what tokens and CORS add.
+ * For a real server, beside the whole suite in-process on every store: what passes through the
+ * runtime between the socket and the app. Requests and answers as bytes on the wire (headers as
+ * sent, HEAD, 204, 304 and 405 without a body, query strings, paths under the base path, unusual
+ * methods, empty header values, bodies at and past MAX_BODY_BYTES, chunked ones, refusals before the
+ * body), event streams and WebSockets, subscribers that leave, concurrent requests, and an ordinary
+ * pass of reads and writes. Left out, as the app decides them alone: Content-Types, bodies and
+ * fields refused, titles, filters and Idempotency-Keys past their core, and the limits that fill a list.
  */
-export function settingCases(options: ConformanceOptions = {}): ConformanceCase[] {
+export function serverCases(options: ConformanceOptions = {}): ConformanceCase[] {
+  const core = (testCase: ConformanceCase) => testCase.core === true;
   return [
     ...(options.fresh === true ? [freshListCase] : []),
-    ...rowCases(settingTableCases(options)),
-    ...coreStoreCases({ ...options, fresh: false }),
+    ...rowCases([...storeTableCases(options), ...settingTableCases(options)]),
+    ...statefulCases(),
+    ...liveCases(options),
+    ...idempotencyCases(options).filter(core),
+    ...filterCases().filter(core),
     ...corsCases(options.corsOrigins),
     ...(options.tokens === undefined ? [] : accessCases(options.tokens)),
+    ...taskChangeCases(),
+    ...emptyHeaderCases(options.worker === true),
+    ...taskEventCases(options.sockets === true),
     ...taskAccessCases(options),
   ];
 }

@@ -10,9 +10,9 @@ import { asOperator, logLinesWith, onPostgres } from "./servers.ts";
 
 /**
  * Registers every check of TASK_STORE=postgres on `runtime`'s real server, against the project's
- * throwaway database: the core of the store's part of the conformance suite and the byte limit (the
- * whole suite, with every setting moved too, runs in-process in conformance.test.ts), a restart that
- * keeps the list, a kill mid-load (on Node), a list already past a limit, and the start-up refusals
+ * throwaway database: the core of the store's part of the conformance suite (the whole suite, with
+ * every setting moved too, runs in-process in conformance.test.ts), on Node the byte limit, a restart
+ * that keeps the list and a kill mid-load, a list already past a limit, and the start-up refusals
  * (a Worker's lost database is test/postgres/outage.test.ts's).
  */
 export function describePostgresRuntime(runtime: Runtime): void {
@@ -20,20 +20,20 @@ export function describePostgresRuntime(runtime: Runtime): void {
   const list = (schema: string, env: Readonly<Record<string, string>> = {}) =>
     onPostgres(runtime, url, `${runtime}_${schema}`, env);
 
+  // The whole suite runs on the same SQL in-process (conformance.test.ts): the core shows the driver
+  // on each runtime, and on Workers each request opens a connection of its own. The list filled and
+  // the server restarted and killed once, on Node: the list is the database's, which no runtime's
+  // code keeps, and servers of all four share one list in shared-list.test.ts.
+  const durable = runtime === "node";
   const plain = list("default", FILLED_LIST.env);
   describeDurableServer(
     runtime,
     "TASK_STORE=postgres",
     () => plain.env,
-    { fresh: true, maxListBytes: FILLED_LIST.maxListBytes },
-    plain.start,
-    // The whole suite runs on the same SQL in-process (conformance.test.ts): the core shows the
-    // driver on each runtime, and on Workers each request opens a connection of its own.
-    "core",
+    durable ? { fresh: true, maxListBytes: FILLED_LIST.maxListBytes } : { fresh: true },
+    { start: plain.start, part: "core", durability: durable },
   );
-
-  // One runtime is enough: the kill is of the server, and the store's code is the same on every runtime.
-  if (runtime === "node") {
+  if (durable) {
     const killed = list("killed");
     describeKillMidLoad(runtime, "TASK_STORE=postgres", () => killed.env, killed.start);
   }

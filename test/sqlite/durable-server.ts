@@ -67,22 +67,33 @@ export async function createTask(
   return JSON.parse(text) as Task;
 }
 
+/** What {@link describeDurableServer} runs on its server beside the suite's cases. */
+export interface DurableServerPlan {
+  readonly start?: StartOptions | (() => StartOptions);
+  /** The store's part of the suite, or its core: for where only the way a runtime reaches the store is new. */
+  readonly part?: "store" | "core";
+  /** False: the cases alone, the list neither filled nor the server restarted, as another runtime shows them. */
+  readonly durability?: boolean;
+  /** More tests on the same server, after the suite's cases and before the list is filled. */
+  readonly alsoOnServer?: (server: () => RunningServer) => void;
+}
+
 /**
- * Registers the store's part of the conformance suite (or, with `part` "core", its core: for a
- * runtime whose every request is costly, where only the way it reaches the store is new) against
- * one server started with `env`, then the cases that fill the list to the limits the options name,
- * then restarts that same server: the list it left must come back whole, with the same ETag, a
- * keyed POST sent before it filled must replay (and return 422 with another body), the full list
- * must still refuse a task, and the id after the last task deleted must not be given again.
+ * Registers the store's part of the conformance suite (or, with `part` "core", its core) against
+ * one server started with `env`, then (unless `durability` is false) the cases that fill the list
+ * to the limits the options name, then restarts that same server: the list it left must come back
+ * whole, with the same ETag, a keyed POST sent before it filled must replay (and return 422 with
+ * another body), the full list must still refuse a task, and the id after the last task deleted
+ * must not be given again.
  */
 export function describeDurableServer(
   runtime: Runtime,
   title: string,
   env: () => Readonly<Record<string, string>>,
   options: ConformanceOptions,
-  start: StartOptions | (() => StartOptions) = {},
-  part: "store" | "core" = "store",
+  plan: DurableServerPlan = {},
 ): void {
+  const { start = {}, part = "store", durability = true } = plan;
   const basePath = options.basePath ?? "";
   const token = options.tokens?.write;
   describeAlongside(`${runtime} server, ${title}`, () => {
@@ -104,6 +115,8 @@ export function describeDurableServer(
 
     const cases = part === "store" ? storeCases(served) : coreStoreCases(served);
     describeConformance(`conformance, the store's ${part === "store" ? "part" : "core"}`, target, served, cases);
+    plan.alsoOnServer?.(running);
+    if (!durability) return;
 
     // A keyed task from before the list filled up, which the restart below must replay.
     const key = `before-restart-${crypto.randomUUID()}`;

@@ -1,19 +1,28 @@
 import { FILLED_LIST } from "../conformance/configured.ts";
+import { describeHostileSockets } from "../conformance/hostile-sockets.ts";
 import { describeDurableServer } from "./durable-server.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
+
+/** Few enough that the hostile handshakes below can try each kind that many times and fill every slot. */
+const MAX_SUBSCRIBERS = 10;
 
 // The Worker of `--env durable` on `workerd serve`, its objects' files in a new temporary directory
 // that test/support/server.ts keeps across the restart and removes at the end.
 describeDurableServer(
   "workerd",
   "--env durable",
-  () => FILLED_LIST.env,
+  () => ({ ...FILLED_LIST.env, MAX_SUBSCRIBERS: String(MAX_SUBSCRIBERS) }),
   { fresh: true, maxListBytes: FILLED_LIST.maxListBytes },
-  { environment: "durable" },
-  // The whole suite runs on the Durable Object inside workerd (test/workers); a real server adds
-  // HTTP, WebSockets held by the object, and restarts. Hostile handshakes and frames meet the
-  // object's subscribers on test/conformance's workerd server with every setting configured.
-  "core",
+  {
+    start: { environment: "durable" },
+    // The whole suite runs on the Durable Object inside workerd (test/workers); a real server adds
+    // HTTP, WebSockets held by the object, and restarts.
+    part: "core",
+    // The object holds its WebSocket subscribers itself: hostile handshakes and frames meet them here
+    // (test/conformance's workerd server, on the memory store, meets the Worker's own, and a token).
+    alsoOnServer: (server) =>
+      describeHostileSockets("workerd", server, { basePath: "", token: undefined, maxSubscribers: MAX_SUBSCRIBERS }),
+  },
 );
 
 // Through wrangler dev's command line, whose process group holds workerd: the kill takes both, and
