@@ -119,6 +119,10 @@ describe("the home page, for a person", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(before[0]?.title);
     expect(await focusRingShown(page)).toBe(true);
+    // The title, on which Enter edits it.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("title-text"))).toBe(true);
+    expect(await focusRingShown(page)).toBe(true);
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
       `Edit ${before[0]?.title}`,

@@ -1,7 +1,7 @@
 // The home page's script: sends the writes that waited, once the service can be reached again.
 // @ts-check
 import { notify } from "./dom.js";
-import { hold, put, release, remove } from "./list.js";
+import { put, remove, taskOf } from "./list.js";
 import { sent, showWaiting, waiting } from "./outbox.js";
 import { messageOf, send, tasksUrl } from "./service.js";
 import { refresh } from "./sync.js";
@@ -11,10 +11,20 @@ import { changedElsewhere, readTask, same } from "./task-controls.js";
 const RETRY_MS = 3000;
 let flushing = false;
 
-/** Shows what waits, keeps deleted tasks off the list, and sends it all as soon as it can. */
+/**
+ * Shows what waits, and sends it all as soon as it can. Until the list is read, a task with a
+ * change or a deletion waiting is shown as the outbox knows it, so that a reload out of reach
+ * still shows what waits on the rows it concerns.
+ */
 export function sendWaiting() {
   showWaiting();
-  for (const write of waiting()) if (write.kind === "delete") hold(write.id);
+  const drawn = new Set();
+  for (const write of waiting()) {
+    if (write.kind === "add" || (taskOf(write.id) !== undefined && !drawn.has(write.id))) continue;
+    drawn.add(write.id);
+    const task = taskOf(write.id) ?? write.seen;
+    put(write.kind === "patch" ? { ...task, ...write.body } : task);
+  }
   addEventListener("online", flush);
   setInterval(flush, RETRY_MS);
   flush();
@@ -53,11 +63,8 @@ async function sendOne(write) {
     return;
   }
   const current = await readTask(write.id);
-  if (current === undefined) return void release(write.id);
-  if (!same(current.task, write.seen)) {
-    release(write.id);
-    return changedElsewhere(current.task);
-  }
+  if (current === undefined) return;
+  if (!same(current.task, write.seen)) return changedElsewhere(current.task);
   const headers = { "If-Match": current.etag };
   const res =
     write.kind === "delete"
@@ -67,7 +74,6 @@ async function sendOne(write) {
           headers: { ...headers, "Content-Type": "application/merge-patch+json" },
           body: JSON.stringify(write.body),
         });
-  release(write.id);
   if (res.status === 204) return remove(write.id);
   if (res.status === 200) return put(await res.json());
   put(current.task);
