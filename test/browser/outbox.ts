@@ -91,6 +91,60 @@ export function describeOutbox(runtime: Runtime): void {
       }
       expect(new Set([...keys.values()].map((sent) => sent[0])).size).toBe(ADDED.length);
     });
+
+    test("writes the service answers 503 (its store out of reach) wait in the outbox too, and are sent once it serves again", async () => {
+      const toggled = (await (await addFromElsewhere(list(), "Marked while the store is down")).json()) as {
+        id: number;
+      };
+      const deleted = (await (await addFromElsewhere(list(), "Deleted while the store is down")).json()) as {
+        id: number;
+      };
+      let down = false;
+      const posts: (string | null)[] = [];
+      const page = await openPage(home(), {
+        refused: [503],
+        // The list's stream stays open, as a server whose store is out of reach keeps it.
+        before: (tab) =>
+          tab.route(/\/tasks(\/\d+)?$/, async (route) => {
+            if (route.request().method() === "POST") posts.push(await route.request().headerValue("Idempotency-Key"));
+            if (!down) return route.fallback();
+            return route.fulfill({
+              status: 503,
+              headers: { "Retry-After": "1" },
+              contentType: "application/json",
+              body: '{"message":"The store cannot be reached"}',
+            });
+          }),
+      });
+      await expectShown(page, await serverTasks(list()));
+      down = true;
+      await addWithForm(page, "Added while the store is down");
+      await page.getByRole("checkbox", { name: "Marked while the store is down", exact: true }).click();
+      await page.getByRole("button", { name: "Delete Deleted while the store is down", exact: true }).click();
+      await page
+        .getByText(
+          "The service cannot be reached. Waiting to be sent when it is back: add “Added while the store is down”; " +
+            "mark “Marked while the store is down” done; delete “Deleted while the store is down”",
+          { exact: true },
+        )
+        .waitFor();
+      expect(await waitingToBeAdded(page)).toEqual(["Added while the store is down waiting to be added"]);
+      expect((await marked(page)).map((task) => [task.id, task.mark])).toEqual([
+        [toggled.id, "waiting to be sent"],
+        [deleted.id, "waiting to be deleted"],
+      ]);
+      expect(await page.getByRole("alert").filter({ hasText: "The store cannot be reached" }).count()).toBe(0);
+
+      down = false;
+      await page.getByText(/^The service cannot be reached/).waitFor({ state: "hidden", timeout: 30_000 });
+      const after = await serverTasks(list());
+      expect(after.filter((task) => task.title === "Added while the store is down")).toHaveLength(1);
+      expect(after.find((task) => task.id === toggled.id)?.completed).toBe(true);
+      expect(after.some((task) => task.id === deleted.id)).toBe(false);
+      await expectShown(page, after);
+      expect(posts.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(posts).size).toBe(1);
+    });
   });
 }
 

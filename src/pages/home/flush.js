@@ -3,7 +3,7 @@
 import { notify } from "./dom.js";
 import { put, remove, taskOf } from "./list.js";
 import { sent, showWaiting, waiting } from "./outbox.js";
-import { messageOf, send, tasksUrl } from "./service.js";
+import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { refresh } from "./sync.js";
 import { changedElsewhere, readTask, same } from "./task-controls.js";
 
@@ -53,7 +53,7 @@ async function flush() {
  */
 async function sendOne(write) {
   if (write.kind === "add") {
-    const res = await send(tasksUrl, {
+    const res = await sendTask(tasksUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Idempotency-Key": write.key },
       body: JSON.stringify({ title: write.title, completed: false }),
@@ -68,8 +68,8 @@ async function sendOne(write) {
   const headers = { "If-Match": current.etag };
   const res =
     write.kind === "delete"
-      ? await send(`${tasksUrl}/${write.id}`, { method: "DELETE", headers })
-      : await send(`${tasksUrl}/${write.id}`, {
+      ? await sendTask(`${tasksUrl}/${write.id}`, { method: "DELETE", headers })
+      : await sendTask(`${tasksUrl}/${write.id}`, {
           method: "PATCH",
           headers: { ...headers, "Content-Type": "application/merge-patch+json" },
           body: JSON.stringify(write.body),

@@ -4,7 +4,7 @@ import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
 import { focusTask, hold, put, release, rows, taskOf, tasksShown } from "./list.js";
 import { queue } from "./outbox.js";
-import { messageOf, send, tasksUrl } from "./service.js";
+import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { changedElsewhere, idOf, readTask, same } from "./task-controls.js";
 import { shortTitle } from "./title.js";
@@ -68,7 +68,7 @@ export async function deleteWithUndo(seen) {
  */
 async function deleteNow({ task, etag }) {
   try {
-    const res = await send(`${tasksUrl}/${task.id}`, {
+    const res = await sendTask(`${tasksUrl}/${task.id}`, {
       method: "DELETE",
       keepalive: true,
       headers: { "If-Match": etag },
