@@ -205,5 +205,5 @@ function totals() {
     gone += Number(task !== undefined);
     goneCompleted += Number(task?.completed === true);
   }
-  showTotals(shown.size - gone + queuedCount, completedCount - goneCompleted);
+  showTotals(shown.size - gone, completedCount - goneCompleted, queuedCount);
 }
