@@ -1,10 +1,10 @@
-// axe-core run in the home page in Chromium: no violation empty, with tasks, while editing, filtered, dark, offering Undo.
+// axe-core run in the home page in Chromium: no violation empty, with tasks, editing, filtered, dark, offering Undo, with writes waiting.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
-import { addFromElsewhere, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import { addFromElsewhere, expectShown, newTaskField, patchFromElsewhere, serverTasks, useBrowser } from "./browser.ts";
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -70,5 +70,46 @@ describe("the home page, checked by axe-core", () => {
     await page.getByRole("button", { name: "Undo", exact: true }).waitFor();
     expect(await violations(page), "offering to undo a deletion").toEqual([]);
     await page.getByRole("button", { name: "Undo", exact: true }).click();
+  });
+
+  test("has no violation with writes waiting in the outbox, light and dark, and with a conflict shown", async () => {
+    for (const task of await serverTasks(list())) await fetch(`${list()}/${task.id}`, { method: "DELETE" });
+    for (const [title, completed] of [
+      ["Water the plants", false],
+      ["Pay the rent", true],
+      ["Renamed elsewhere", false],
+    ] as const) {
+      expect((await addFromElsewhere(list(), title, completed)).status).toBe(200);
+    }
+    let offline = false;
+    const page = await openPage(home(), {
+      allowed: [/net::ERR_INTERNET_DISCONNECTED/],
+      before: (tab) =>
+        tab.route(/\/tasks(\/|\?|$)/, (route) => (offline ? route.abort("internetdisconnected") : route.fallback())),
+    });
+    await expectShown(page, await serverTasks(list()));
+    offline = true;
+    await newTaskField(page).fill("Added out of reach");
+    await newTaskField(page).press("Enter");
+    await page.getByRole("checkbox", { name: "Water the plants", exact: true }).click();
+    await page.getByRole("button", { name: "Delete Pay the rent", exact: true }).click();
+    await page.getByText("waiting to be deleted", { exact: true }).waitFor();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await violations(page), `writes waiting, ${scheme}`).toEqual([]);
+    }
+    await page.reload();
+    await page.getByText("waiting to be added", { exact: true }).waitFor();
+    expect(await violations(page), "writes waiting after a reload out of reach, dark").toEqual([]);
+    offline = false;
+    await page.getByText(/^The service cannot be reached/).waitFor({ state: "hidden", timeout: 30_000 });
+
+    await page.getByText("Renamed elsewhere", { exact: true }).dblclick();
+    await page.keyboard.type("Renamed here");
+    const renamed = (await serverTasks(list())).find((task) => task.title === "Renamed elsewhere");
+    expect((await patchFromElsewhere(`${list()}/${renamed?.id}`, { title: "Renamed twice" })).status).toBe(200);
+    await page.keyboard.press("Enter");
+    await page.getByText(/^This task was changed elsewhere/).waitFor();
+    expect(await violations(page), "a conflict shown, dark").toEqual([]);
   });
 });

@@ -19,8 +19,10 @@ function luminance(color: string): number {
 
 /** Takes a screenshot of the whole page, kept in docs/ when UPDATE_SCREENSHOTS=1. */
 async function screenshot(page: Page, name: string): Promise<void> {
-  // The new-task field has the focus on load; a screenshot shows the page as it is when nothing has it.
+  // The new-task field has the focus on load; a screenshot shows the page as it is when nothing has
+  // it, and with no task under the mouse.
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.mouse.move(0, 0);
   const shot = await page.screenshot({ fullPage: true });
   if (SCREENSHOTS === undefined) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -119,6 +121,10 @@ describe("the home page, for a person", () => {
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(before[0]?.title);
     expect(await focusRingShown(page)).toBe(true);
+    // The title, on which Enter edits it.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("title-text"))).toBe(true);
+    expect(await focusRingShown(page)).toBe(true);
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
       `Edit ${before[0]?.title}`,
@@ -188,7 +194,78 @@ describe("the home page, for a person", () => {
     expect(await first.count()).toBe(0);
     await second.waitFor({ state: "detached", timeout: 30_000 });
   });
+
+  test("a task renamed on another page while it was being edited: the conflict is shown, nothing is written over it", async () => {
+    await startWith(list(), SCREENSHOT_TASKS);
+    const page = await openPage(home());
+    const other = await openPage(home());
+    await expectShown(page, await serverTasks(list()));
+    await page.getByText("Call the plumber about the sink", { exact: true }).dblclick();
+    await page.keyboard.type("Call the plumber before noon");
+
+    await expectShown(other, await serverTasks(list()));
+    await other.getByText("Call the plumber about the sink", { exact: true }).dblclick();
+    await other.keyboard.type("Call the plumber and the electrician");
+    await other.keyboard.press("Enter");
+    await expect
+      .poll(async () => (await serverTasks(list())).some((task) => task.title.endsWith("the electrician")))
+      .toBe(true);
+
+    await page.keyboard.press("Enter");
+    const conflict =
+      "This task was changed elsewhere: it now reads “Call the plumber and the electrician”, not done. Nothing was changed";
+    await page.getByText(conflict, { exact: true }).waitFor();
+    const held = await serverTasks(list());
+    expect(held.some((task) => task.title === "Call the plumber before noon")).toBe(false);
+    await expectShown(page, held);
+    await screenshot(page, "home-page-conflict.png");
+  });
+
+  test("writes made out of reach are shown waiting, in the banner and on their rows", async () => {
+    await startWith(list(), SCREENSHOT_TASKS);
+    let offline = false;
+    const page = await openPage(home(), {
+      allowed: [/net::ERR_INTERNET_DISCONNECTED/],
+      before: (tab) =>
+        tab.route(/\/tasks(\/|\?|$)/, (route) => (offline ? route.abort("internetdisconnected") : route.fallback())),
+    });
+    await expectShown(page, await serverTasks(list()));
+    offline = true;
+    await newTaskField(page).fill("Pick up the parcel");
+    await newTaskField(page).press("Enter");
+    await page.getByRole("checkbox", { name: "Book train tickets for Friday", exact: true }).click();
+    await page.getByRole("button", { name: "Delete Buy bread", exact: true }).click();
+    await page
+      .getByText(
+        "The service cannot be reached. Waiting to be sent when it is back: add “Pick up the parcel”; " +
+          "mark “Book train tickets for Friday” done; delete “Buy bread”",
+        { exact: true },
+      )
+      .waitFor();
+    for (const mark of ["waiting to be added", "waiting to be sent", "waiting to be deleted"]) {
+      expect(await page.getByText(mark, { exact: true }).isVisible(), mark).toBe(true);
+    }
+    await screenshot(page, "home-page-outbox.png");
+    offline = false;
+    await page.getByText(/^The service cannot be reached/).waitFor({ state: "hidden", timeout: 30_000 });
+    await expectShown(page, await serverTasks(list()));
+  });
 });
+
+/** The tasks the screenshots of a conflict and of the outbox show. */
+const SCREENSHOT_TASKS = [
+  ["Buy bread", true],
+  ["Call the plumber about the sink", false],
+  ["Book train tickets for Friday", false],
+] as const;
+
+/** Leaves the list holding exactly `tasks`, in order. */
+async function startWith(listUrl: string, tasks: readonly (readonly [string, boolean])[]): Promise<void> {
+  for (const task of await serverTasks(listUrl)) {
+    expect((await fetch(`${listUrl}/${task.id}`, { method: "DELETE" })).status).toBe(204);
+  }
+  for (const [title, completed] of tasks) expect((await addFromElsewhere(listUrl, title, completed)).status).toBe(200);
+}
 
 /** Waits until the page shows as many tasks as the server holds: some are too long to compare whole. */
 async function expectAllShown(page: Page): Promise<void> {

@@ -89,7 +89,7 @@ export function describeTodoMvc(runtime: Runtime): void {
       await expect.poll(() => visibleTitles(page)).toEqual(titles());
     });
 
-    test("edits a title in place: double-click or Edit, Enter or leaving saves, Escape cancels, empty deletes", async () => {
+    test("edits a title in place: double-click, Enter on it or Edit; Enter or leaving saves, Escape cancels, empty deletes", async () => {
       const task = (await (await addFromElsewhere(list(), "Call mum")).json()) as { id: number };
       const page = await openPage(home());
       const other = await openPage(home());
@@ -102,7 +102,8 @@ export function describeTodoMvc(runtime: Runtime): void {
       await page.keyboard.type("Not this");
       await page.keyboard.press("Escape");
       expect(await page.getByText("Call mum", { exact: true }).isVisible()).toBe(true);
-      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Edit Call mum");
+      // The focus goes back where the edit began: the title, on which Enter edits it again.
+      expect(await focusedTitle(page)).toBe("Call mum");
 
       await page.keyboard.press("Enter");
       await page.keyboard.type("  Call dad  ");
@@ -122,6 +123,33 @@ export function describeTodoMvc(runtime: Runtime): void {
       await expect.poll(titleOf, { timeout: 30_000 }).toBe(undefined);
       await expectShown(other, await serverTasks(list()));
       await expectShown(page, await serverTasks(list()));
+    });
+
+    test("Enter on the title or on its Edit button, each reached with Tab, edits it in place", async () => {
+      const task = (await (await addFromElsewhere(list(), "Water the plants")).json()) as { id: number };
+      const page = await openPage(home());
+      await expectShown(page, await serverTasks(list()));
+      const titleOf = async () => (await serverTasks(list())).find((shown) => shown.id === task.id)?.title;
+      const editing = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+
+      await page.getByRole("checkbox", { name: "Water the plants", exact: true }).focus();
+      await page.keyboard.press("Tab");
+      expect(await focusedTitle(page)).toBe("Water the plants");
+      await page.keyboard.press("Enter");
+      expect(await editing()).toBe("New title for Water the plants");
+      await page.keyboard.type("Water the roses");
+      await page.keyboard.press("Enter");
+      await expect.poll(titleOf).toBe("Water the roses");
+      await expect.poll(() => focusedTitle(page)).toBe("Water the roses");
+
+      await page.keyboard.press("Tab");
+      expect(await editing()).toBe("Edit Water the roses");
+      await page.keyboard.press("Enter");
+      expect(await editing()).toBe("New title for Water the roses");
+      await page.keyboard.type("Not saved");
+      await page.keyboard.press("Escape");
+      expect(await editing()).toBe("Edit Water the roses");
+      expect(await titleOf()).toBe("Water the roses");
     });
 
     test("a task's buttons show on hover and focus with a mouse, and always on a touch screen", async () => {
@@ -158,4 +186,12 @@ async function visibleTitles(page: Page): Promise<string[]> {
         .filter((li) => (li as HTMLElement).offsetParent !== null)
         .map((li) => li.querySelector(".title-text")?.textContent ?? ""),
     );
+}
+
+/** The title the focus is on, if it is on one. */
+async function focusedTitle(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    return element?.classList.contains("title-text") ? (element.textContent ?? "") : undefined;
+  });
 }

@@ -127,6 +127,11 @@ export function describeTokenFlow(runtime: Runtime): void {
         page.getByRole("button", { name: `Delete ${first}`, exact: true }),
       ];
       for (const control of controls) expect(await control.isDisabled()).toBe(true);
+      // Nor does its title edit on a double click, or take the focus that Enter on it would use.
+      const title = page.locator("#tasks .title-text").first();
+      await title.dblclick();
+      expect(await page.getByRole("textbox", { name: /^New title for / }).count()).toBe(0);
+      expect(await title.evaluate((text) => (text as HTMLElement).tabIndex)).toBe(-1);
       // A reload keeps the token, and what it may do.
       await page.reload();
       await expectShown(page, before);
@@ -136,6 +141,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       await enterToken(page, WRITE_TOKEN);
       await expectShown(page, before);
       for (const control of controls) expect(await control.isDisabled()).toBe(false);
+      expect(await title.evaluate((text) => (text as HTMLElement).tabIndex)).toBe(0);
       expect(await notice.count()).toBe(0);
       await addWithForm(page, "Allowed now");
       await expect

@@ -65,6 +65,28 @@ export function describeUndo(runtime: Runtime): void {
       for (const id of ids) expect(await held(id)).toBe(true);
     });
 
+    test("a deletion not undone while the service is out of reach waits on its row, and is sent once it is back", async () => {
+      const task = (await (await addFromElsewhere(list(), "Deleted out of reach")).json()) as { id: number };
+      let offline = false;
+      const page = await openPage(home(), {
+        allowed: [/net::ERR_INTERNET_DISCONNECTED/],
+        before: (tab) =>
+          tab.route(/\/tasks(\/|\?|$)/, (route) => (offline ? route.abort("internetdisconnected") : route.fallback())),
+      });
+      await expectShown(page, await serverTasks(list()));
+      await page.getByRole("button", { name: "Delete Deleted out of reach", exact: true }).click();
+      await page.getByText("Deleted “Deleted out of reach”", { exact: true }).waitFor();
+      offline = true;
+      // Once the offer to undo has gone, the DELETE cannot reach the service: the task comes back, waiting.
+      const row = page.locator("#tasks > li", { hasText: "Deleted out of reach" });
+      await row.getByText("waiting to be deleted", { exact: true }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole("checkbox", { name: "Deleted out of reach", exact: true }).isDisabled()).toBe(true);
+      expect(await held(task.id)).toBe(true);
+      offline = false;
+      await expect.poll(() => held(task.id), { timeout: 30_000 }).toBe(false);
+      await expectShown(page, await serverTasks(list()));
+    });
+
     test("a deletion not undone is sent when the page is closed within the seconds it could be", async () => {
       const task = (await (await addFromElsewhere(list(), "Closed on")).json()) as { id: number };
       const page = await openPage(home());

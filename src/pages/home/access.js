@@ -4,8 +4,10 @@ import { byId, say } from "./dom.js";
 
 const READ_ONLY_KEY = "task-list-read-only";
 const notice = byId("read-only", HTMLParagraphElement);
-// Every control that writes, beside each task's own, which rows take from isReadOnly when drawn.
-const CONTROLS = "#title, #toggle-all, #clear-completed, #tasks .done-box, #tasks .edit, #tasks .delete";
+// Every control that writes, beside each task's own, which rows take from isReadOnly when drawn; a task
+// whose deletion waits to be sent keeps its controls off.
+const ROW = "#tasks li:not(.deleting)";
+const CONTROLS = `#title, #toggle-all, #clear-completed, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
 
 /** Whether the kept token may only read: the service answered a write with 403. */
 export function isReadOnly() {
@@ -38,6 +40,10 @@ function showControls(message) {
   document.body.classList.toggle("read-only", off);
   for (const control of document.querySelectorAll(CONTROLS)) {
     if (control instanceof HTMLInputElement || control instanceof HTMLButtonElement) control.disabled = off;
+  }
+  // A title is reached by Tab only while Enter on it may edit it.
+  for (const title of document.querySelectorAll(`${ROW} .title-text`)) {
+    if (title instanceof HTMLElement) title.tabIndex = off ? -1 : 0;
   }
   say(notice, off ? `${message}. The list is shown, and its controls are off until you change the token` : "");
 }

@@ -3,7 +3,7 @@
 import { readOnly } from "./access.js";
 import { byId, say } from "./dom.js";
 import { queue } from "./outbox.js";
-import { messageOf, newKey, send, tasksUrl } from "./service.js";
+import { messageOf, newKey, sendTask, tasksUrl } from "./service.js";
 import { askForToken, following, refresh, unusable } from "./sync.js";
 
 /** @typedef {{ title: string, completed: boolean }} NewTask */
@@ -42,7 +42,7 @@ async function submit() {
   try {
     if (title !== "") await add({ title, completed: false });
   } catch (error) {
-    // Out of reach: the task waits in the outbox with its key, and is added once when the service is back.
+    // Out of reach (or a 503): the task waits in the outbox with its key, and is added once when the service is back.
     if (!unusable(error) && pending !== null) {
       queue({ kind: "add", key: pending.key, title: pending.title });
       pending = null;
@@ -59,7 +59,7 @@ async function submit() {
  * @param {NewTask} task
  */
 async function add(task) {
-  const res = await send(tasksUrl, {
+  const res = await sendTask(tasksUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json", "Idempotency-Key": keyFor(task) },
     body: JSON.stringify(task),
@@ -77,7 +77,7 @@ async function add(task) {
     readOnly(await messageOf(res));
   } else {
     // The service answered: the task was not added, and a new try is a new task.
-    if (res.status !== 503) pending = null;
+    pending = null;
     say(addError, await messageOf(res));
   }
 }

@@ -12,22 +12,30 @@ import { deleteWithUndo } from "./undo.js";
  * @type {Map<number, Task>}
  */
 const editing = new Map();
+/** Where each edit began, the title or its Edit button: the focus goes back there when it ends. @type {Map<number, HTMLElement>} */
+const began = new Map();
 
 /**
- * Edits a title on a double click on it or its Edit button; Enter or leaving the field saves,
- * Escape cancels, and an empty title deletes the task.
+ * Edits a title on a double click on it, Enter on it, or its Edit button; Enter or leaving the
+ * field saves, Escape cancels, and an empty title deletes the task.
  * @param {HTMLElement} list
  */
 export function editTitles(list) {
   list.addEventListener("dblclick", (event) => {
-    const target = event.target;
-    if (target instanceof HTMLElement && target.closest(".title-text") !== null) startEdit(target);
+    const title = titleText(event.target);
+    if (title !== undefined) startEdit(title);
   });
   list.addEventListener("click", (event) => {
     const target = event.target;
     if (target instanceof HTMLButtonElement && target.dataset.action === "edit") startEdit(target);
   });
   list.addEventListener("keydown", (event) => {
+    const title = titleText(event.target);
+    if (title !== undefined && event.key === "Enter") {
+      event.preventDefault();
+      startEdit(title);
+      return;
+    }
     const input = editField(event.target);
     if (input === undefined) return;
     if (event.key === "Enter") {
@@ -45,17 +53,27 @@ export function editTitles(list) {
 }
 
 /** @param {EventTarget | null} target */
+function titleText(target) {
+  const title = target instanceof HTMLElement ? target.closest(".title-text") : null;
+  return title instanceof HTMLElement ? title : undefined;
+}
+
+/** @param {EventTarget | null} target */
 function editField(target) {
   return target instanceof HTMLInputElement && target.classList.contains("edit-input") ? target : undefined;
 }
 
-/** @param {HTMLElement} within */
-function startEdit(within) {
-  const li = within.closest("li");
+/** @param {HTMLElement} from the title or the Edit button, where the focus goes back when the edit ends */
+function startEdit(from) {
+  const li = from.closest("li");
   const input = li?.querySelector(".edit-input");
-  const seen = taskOf(idOf(within));
-  if (!(input instanceof HTMLInputElement) || li === null || seen === undefined || input.disabled) return;
+  const edit = li?.querySelector("[data-action=edit]");
+  const seen = taskOf(idOf(from));
+  // A task that may not be written (a read-only token, a deletion waiting) has its Edit button off.
+  if (!(input instanceof HTMLInputElement) || li === null || seen === undefined) return;
+  if (!(edit instanceof HTMLButtonElement) || edit.disabled) return;
   editing.set(seen.id, seen);
+  began.set(seen.id, from);
   // The field holds the whole title, however long: what is saved is what the person edited.
   input.value = seen.title;
   li.classList.add("editing");
@@ -67,7 +85,7 @@ function startEdit(within) {
 /**
  * Writes the edited title, trimmed, over the task as it was seen; an empty one deletes the task.
  * @param {HTMLInputElement} input
- * @param {boolean} refocus whether focus goes back to the task's Edit button
+ * @param {boolean} refocus whether focus goes back to where the edit began
  */
 function save(input, refocus) {
   const id = idOf(input);
@@ -82,15 +100,16 @@ function save(input, refocus) {
 /**
  * Shows the title again in place of its field.
  * @param {HTMLInputElement} input
- * @param {boolean} refocus whether focus goes back to the task's Edit button
+ * @param {boolean} refocus whether focus goes back to where the edit began
  */
 function endEdit(input, refocus) {
-  const li = input.closest("li");
-  editing.delete(idOf(input));
-  li?.classList.remove("editing");
+  const id = idOf(input);
+  const from = began.get(id);
+  editing.delete(id);
+  began.delete(id);
+  input.closest("li")?.classList.remove("editing");
   input.hidden = true;
   // Hidden, it need not hold on to a title that may be a megabyte.
   input.value = "";
-  const button = li?.querySelector("[data-action=edit]");
-  if (refocus && button instanceof HTMLButtonElement) button.focus();
+  if (refocus) from?.focus();
 }

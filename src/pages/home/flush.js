@@ -1,9 +1,9 @@
 // The home page's script: sends the writes that waited, once the service can be reached again.
 // @ts-check
 import { notify } from "./dom.js";
-import { hold, put, release, remove } from "./list.js";
+import { put, remove, taskOf } from "./list.js";
 import { sent, showWaiting, waiting } from "./outbox.js";
-import { messageOf, send, tasksUrl } from "./service.js";
+import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { refresh } from "./sync.js";
 import { changedElsewhere, readTask, same } from "./task-controls.js";
 
@@ -11,10 +11,20 @@ import { changedElsewhere, readTask, same } from "./task-controls.js";
 const RETRY_MS = 3000;
 let flushing = false;
 
-/** Shows what waits, keeps deleted tasks off the list, and sends it all as soon as it can. */
+/**
+ * Shows what waits, and sends it all as soon as it can. Until the list is read, a task with a
+ * change or a deletion waiting is shown as the outbox knows it, so that a reload out of reach
+ * still shows what waits on the rows it concerns.
+ */
 export function sendWaiting() {
   showWaiting();
-  for (const write of waiting()) if (write.kind === "delete") hold(write.id);
+  const drawn = new Set();
+  for (const write of waiting()) {
+    if (write.kind === "add" || (taskOf(write.id) !== undefined && !drawn.has(write.id))) continue;
+    drawn.add(write.id);
+    const task = taskOf(write.id) ?? write.seen;
+    put(write.kind === "patch" ? { ...task, ...write.body } : task);
+  }
   addEventListener("online", flush);
   setInterval(flush, RETRY_MS);
   flush();
@@ -43,7 +53,7 @@ async function flush() {
  */
 async function sendOne(write) {
   if (write.kind === "add") {
-    const res = await send(tasksUrl, {
+    const res = await sendTask(tasksUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Idempotency-Key": write.key },
       body: JSON.stringify({ title: write.title, completed: false }),
@@ -53,21 +63,17 @@ async function sendOne(write) {
     return;
   }
   const current = await readTask(write.id);
-  if (current === undefined) return void release(write.id);
-  if (!same(current.task, write.seen)) {
-    release(write.id);
-    return changedElsewhere(current.task);
-  }
+  if (current === undefined) return;
+  if (!same(current.task, write.seen)) return changedElsewhere(current.task);
   const headers = { "If-Match": current.etag };
   const res =
     write.kind === "delete"
-      ? await send(`${tasksUrl}/${write.id}`, { method: "DELETE", headers })
-      : await send(`${tasksUrl}/${write.id}`, {
+      ? await sendTask(`${tasksUrl}/${write.id}`, { method: "DELETE", headers })
+      : await sendTask(`${tasksUrl}/${write.id}`, {
           method: "PATCH",
           headers: { ...headers, "Content-Type": "application/merge-patch+json" },
           body: JSON.stringify(write.body),
         });
-  release(write.id);
   if (res.status === 204) return remove(write.id);
   if (res.status === 200) return put(await res.json());
   put(current.task);

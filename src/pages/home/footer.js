@@ -16,16 +16,17 @@ const FILTERS = new Map([
 
 /**
  * Shows how many tasks are left to do, Mark all's state and whether there is anything to clear.
- * @param {number} total
- * @param {number} completed
+ * @param {number} total the tasks a person may act on
+ * @param {number} completed those of them done
+ * @param {number} queued the adds that wait to be sent: left to do, but nothing Mark all can mark yet
  */
-export function showTotals(total, completed) {
-  const left = total - completed;
+export function showTotals(total, completed, queued) {
+  const left = total - completed + queued;
   const text = left === 1 ? "1 item left" : `${left} items left`;
   if (count.textContent !== text) count.textContent = text;
-  footer.hidden = total === 0;
+  footer.hidden = total + queued === 0;
   toggleAll.hidden = total === 0;
-  toggleAll.checked = total > 0 && left === 0;
+  toggleAll.checked = total > 0 && total === completed;
   clearCompleted.hidden = completed === 0;
 }
 

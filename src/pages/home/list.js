@@ -1,30 +1,24 @@
 // The home page's script: the list as the page shows it, an item per task in id order.
 // @ts-check
-import { isReadOnly } from "./access.js";
 import { byId } from "./dom.js";
 import { showTotals } from "./footer.js";
-import { shortTitle } from "./title.js";
-
-// Titles only ever go through textContent, and the policy's Trusted Types rule makes any HTML sink
-// throw, so a title can never become markup.
+import { newRow, queuedRow, showPending, showState, showTitle } from "./row.js";
 
 /** @typedef {{ id: number, title: string, completed: boolean }} Task */
-/**
- * A task's item and the elements that show it; `whole` is whether the person asked for all of a long title.
- * @typedef {{
- *   task: Task, li: HTMLLIElement, text: HTMLElement, toggle: HTMLButtonElement, box: HTMLInputElement,
- *   editInput: HTMLInputElement, edit: HTMLButtonElement, del: HTMLButtonElement, note: HTMLElement, whole: boolean,
- *   noteTimer: number
- * }} Row
- */
+/** @typedef {import("./row.js").Row} Row */
 
 export const rows = byId("tasks", HTMLUListElement);
+// The adds that wait in the outbox: rows after the list's, as they have no id yet.
+const queuedRows = byId("queued", HTMLUListElement);
 const newTitle = byId("title", HTMLInputElement);
 /** @type {Map<number, Row>} */
 const shown = new Map();
 const NOTE_MS = 5000;
 /** Tasks with a change that waits to be sent. @type {Set<number>} */
-let waitingIds = new Set();
+let changing = new Set();
+/** Tasks whose deletion waits to be sent: shown, marked, and no longer to be acted on. @type {Set<number>} */
+let deleting = new Set();
+let queuedCount = 0;
 let completedCount = 0;
 /**
  * Tasks the person deleted, kept off the list while they may still be brought back: each as the
@@ -66,7 +60,7 @@ export function put(task) {
     totals();
     return;
   }
-  const added = newRow(task);
+  const added = newRow(task, waitingFor(task.id));
   shown.set(task.id, added);
   completedCount += Number(task.completed);
   rows.insertBefore(added.li, rowAfter(task.id));
@@ -114,12 +108,40 @@ export function release(id) {
 }
 
 /**
- * Marks the tasks whose change waits in the outbox, as they are drawn now and later.
- * @param {Set<number>} ids
+ * Marks the tasks whose change or deletion waits in the outbox, as they are drawn now and later.
+ * @param {Set<number>} changed
+ * @param {Set<number>} deleted
  */
-export function markPending(ids) {
-  waitingIds = ids;
-  for (const row of shown.values()) row.li.classList.toggle("pending", ids.has(row.task.id));
+export function markPending(changed, deleted) {
+  const before = new Set([...changing, ...deleting]);
+  changing = changed;
+  deleting = deleted;
+  for (const id of new Set([...before, ...changed, ...deleted])) {
+    const row = shown.get(id);
+    if (row !== undefined) showPending(row, waitingFor(id));
+  }
+  totals();
+}
+
+/**
+ * What waits in the outbox for a task.
+ * @param {number} id
+ * @returns {import("./row.js").Waiting}
+ */
+function waitingFor(id) {
+  return deleting.has(id) ? "delete" : changing.has(id) ? "change" : "";
+}
+
+/**
+ * Shows the adds that wait in the outbox, after the list, as rows of their own: they have no id,
+ * so nothing but their title until the service has added them.
+ * @param {string[]} titles
+ */
+export function showQueued(titles) {
+  queuedRows.replaceChildren(...titles.map(queuedRow));
+  queuedRows.hidden = titles.length === 0;
+  queuedCount = titles.length;
+  totals();
 }
 
 /**
@@ -143,9 +165,9 @@ export function taskOf(id) {
   return shown.get(id)?.task;
 }
 
-/** Every task the page shows, in id order. */
+/** Every task the page shows that a person may still act on (its deletion does not wait), in id order. */
 export function tasksShown() {
-  return [...shown.values()].map((row) => row.task);
+  return [...shown.values()].filter((row) => !deleting.has(row.task.id)).map((row) => row.task);
 }
 
 /**
@@ -174,116 +196,14 @@ function rowAfter(id) {
   return after?.li ?? null;
 }
 
+// What is left counts the adds that wait, not the deletions: the list as it will be once they are sent.
 function totals() {
-  showTotals(shown.size, completedCount);
-}
-
-/**
- * @param {Task} task
- * @returns {Row}
- */
-function newRow(task) {
-  const li = document.createElement("li");
-  li.dataset.id = String(task.id);
-  li.classList.toggle("pending", waitingIds.has(task.id));
-  const box = document.createElement("input");
-  box.type = "checkbox";
-  box.className = "done-box";
-  const edit = button("edit", "Edit");
-  const del = button("delete", "Delete");
-  const editInput = document.createElement("input");
-  editInput.type = "text";
-  editInput.className = "edit-input";
-  editInput.hidden = true;
-  // Never hidden, only empty: a live region already in the page is what screen readers announce.
-  const note = document.createElement("p");
-  note.className = "note";
-  note.setAttribute("role", "status");
-  const text = element("span", "title-text");
-  text.id = `title-${task.id}`;
-  const toggle = document.createElement("button");
-  toggle.type = "button";
-  toggle.className = "title-toggle";
-  toggle.setAttribute("aria-controls", text.id);
-  const view = element("span", "title-view");
-  view.append(text, toggle);
-  const actions = element("span", "actions");
-  actions.append(edit, del);
-  const line = element("div", "view");
-  line.append(box, view, editInput, actions);
-  li.append(line, note);
-  if (isReadOnly()) for (const control of [box, edit, del]) control.disabled = true;
-  /** @type {Row} */
-  const row = { task, li, text, toggle, box, editInput, edit, del, note, whole: false, noteTimer: 0 };
-  toggle.addEventListener("click", () => {
-    row.whole = !row.whole;
-    showWhole(row, shortTitle(row.task.title));
-  });
-  showState(row);
-  showTitle(row);
-  return row;
-}
-
-/**
- * Shows whether the task is done; each write only where it changes something.
- * @param {Row} row
- */
-function showState(row) {
-  const done = row.task.completed;
-  row.li.classList.toggle("done", done);
-  if (row.box.checked !== done) row.box.checked = done;
-}
-
-/**
- * Shows the title, and names each control after it: a long one by its start only, or a screen
- * reader would read out all of it for every control.
- * @param {Row} row
- */
-function showTitle(row) {
-  const short = shortTitle(row.task.title);
-  const name = short === "" ? "(no title)" : short;
-  row.box.setAttribute("aria-label", name);
-  row.editInput.setAttribute("aria-label", `New title for ${name}`);
-  row.edit.setAttribute("aria-label", `Edit ${name}`);
-  row.del.setAttribute("aria-label", `Delete ${name}`);
-  showWhole(row, short);
-}
-
-/**
- * Shows all of a long title when the person asked for it, else its start, and the button that switches.
- * @param {Row} row
- * @param {string} short the title as shortTitle gives it
- */
-function showWhole(row, short) {
-  const long = short !== row.task.title;
-  const whole = long && row.whole;
-  row.text.textContent = whole ? row.task.title : short;
-  row.text.classList.toggle("whole", whole);
-  row.toggle.hidden = !long;
-  row.toggle.textContent = whole ? "Show less" : "Show all";
-  row.toggle.setAttribute("aria-expanded", String(whole));
-  row.toggle.setAttribute("aria-label", `${row.toggle.textContent} of the title of task ${row.task.id}`);
-}
-
-/**
- * @param {string} action
- * @param {string} text
- */
-function button(action, text) {
-  const created = document.createElement("button");
-  created.type = "button";
-  created.className = action;
-  created.dataset.action = action;
-  created.textContent = text;
-  return created;
-}
-
-/**
- * @param {string} tag
- * @param {string} className
- */
-function element(tag, className) {
-  const created = document.createElement(tag);
-  created.className = className;
-  return created;
+  let gone = 0;
+  let goneCompleted = 0;
+  for (const id of deleting) {
+    const task = shown.get(id)?.task;
+    gone += Number(task !== undefined);
+    goneCompleted += Number(task?.completed === true);
+  }
+  showTotals(shown.size - gone, completedCount - goneCompleted, queuedCount);
 }

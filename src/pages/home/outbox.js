@@ -1,7 +1,7 @@
 // The home page's script: the writes that wait while the service cannot be reached, kept across reloads.
 // @ts-check
 import { byId, say } from "./dom.js";
-import { markPending } from "./list.js";
+import { markPending, showQueued } from "./list.js";
 import { shortTitle } from "./title.js";
 
 /** @typedef {import("./list.js").Task} Task */
@@ -46,10 +46,19 @@ function keep(writes) {
   showWaiting();
 }
 
-/** Says what waits to be sent, if anything does. */
+/** Says what waits to be sent, if anything does, in the banner and on the rows it concerns. */
 export function showWaiting() {
   const writes = waiting();
-  markPending(new Set(writes.flatMap((write) => (write.kind === "patch" ? [write.id] : []))));
+  const changed = new Set();
+  const deleted = new Set();
+  /** @type {string[]} */
+  const added = [];
+  for (const write of writes) {
+    if (write.kind === "add") added.push(write.title);
+    else (write.kind === "delete" ? deleted : changed).add(write.id);
+  }
+  markPending(changed, deleted);
+  showQueued(added);
   const what = writes.map((write) => {
     if (write.kind === "add") return `add “${shortTitle(write.title)}”`;
     const title = shortTitle(write.seen.title);

@@ -67,6 +67,19 @@ export function send(url, init = {}) {
 }
 
 /**
+ * A request that reads or writes tasks: as `send`, but a 503 (the service's store cannot be
+ * reached, or it is stopping) throws as a network error does, so that a write waits in the outbox
+ * rather than being given up.
+ * @param {string} url
+ * @param {RequestInit & { headers?: Record<string, string> }} [init]
+ */
+export async function sendTask(url, init = {}) {
+  const res = await send(url, init);
+  if (res.status === 503) throw new Error(await messageOf(res));
+  return res;
+}
+
+/**
  * Errors are {"message"} by the contract; anything else (a proxy's error page) is named by its status.
  * @param {Response} res
  * @returns {Promise<string>}

@@ -6,7 +6,7 @@ import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
 import { note, put, remove, rows, taskOf, tasksShown } from "./list.js";
 import { queue } from "./outbox.js";
-import { messageOf, send, tasksUrl } from "./service.js";
+import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { shortTitle } from "./title.js";
 
@@ -52,7 +52,7 @@ export async function act(id, write, seen = taskOf(id)) {
     const current = await readTask(id);
     if (current === undefined) return;
     if (!same(current.task, seen)) return changedElsewhere(current.task);
-    await send(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
+    await sendTask(`${tasksUrl}/${id}`, writeInit(write, current.etag)).then((res) => answered(id, res));
   } catch (error) {
     unchanged(id);
     // Out of reach: the change waits in the outbox, and the task shows as it will be.
@@ -108,12 +108,12 @@ export function unchanged(id) {
 
 /**
  * The task as the service now has it, with its ETag; undefined when it is gone or the read failed
- * (which the page then says).
+ * (which the page then says). Throws when the service cannot be reached, or answers 503.
  * @param {number} id
  * @returns {Promise<{ task: Task, etag: string } | undefined>}
  */
 export async function readTask(id) {
-  const res = await send(`${tasksUrl}/${id}`);
+  const res = await sendTask(`${tasksUrl}/${id}`);
   const etag = res.headers.get("ETag");
   if (res.status === 200 && etag !== null) return { task: await res.json(), etag };
   unchanged(id);

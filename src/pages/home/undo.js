@@ -4,7 +4,7 @@ import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
 import { focusTask, hold, put, release, rows, taskOf, tasksShown } from "./list.js";
 import { queue } from "./outbox.js";
-import { messageOf, send, tasksUrl } from "./service.js";
+import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { changedElsewhere, idOf, readTask, same } from "./task-controls.js";
 import { shortTitle } from "./title.js";
@@ -43,13 +43,9 @@ export async function deleteWithUndo(seen) {
     }
   } catch (error) {
     if (unusable(error)) return;
-    // Out of reach: what was not read waits in the outbox, off the list.
+    // Out of reach: what was not read waits in the outbox, its row marked so.
     const read = new Set(doomed.map((one) => one.task.id));
-    for (const task of seen) {
-      if (read.has(task.id)) continue;
-      queue({ kind: "delete", id: task.id, seen: task });
-      hold(task.id);
-    }
+    for (const task of seen) if (!read.has(task.id)) queue({ kind: "delete", id: task.id, seen: task });
   }
   if (doomed.length === 0) return;
   for (const { task } of doomed) hold(task.id);
@@ -72,7 +68,7 @@ export async function deleteWithUndo(seen) {
  */
 async function deleteNow({ task, etag }) {
   try {
-    const res = await send(`${tasksUrl}/${task.id}`, {
+    const res = await sendTask(`${tasksUrl}/${task.id}`, {
       method: "DELETE",
       keepalive: true,
       headers: { "If-Match": etag },
@@ -89,9 +85,9 @@ async function deleteNow({ task, etag }) {
     else if (res.status === 403) readOnly(await messageOf(res));
     else notify(await messageOf(res));
   } catch (error) {
-    if (unusable(error)) putBack(task);
-    // Out of reach: the deletion waits in the outbox, and the task stays off the list.
-    else queue({ kind: "delete", id: task.id, seen: task });
+    // Out of reach: the deletion waits in the outbox, the task back on the list, marked so.
+    if (!unusable(error)) queue({ kind: "delete", id: task.id, seen: task });
+    putBack(task);
   }
 }
 
