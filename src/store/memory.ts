@@ -1,6 +1,7 @@
 // The default store: the list in this isolate's or process's memory, gone when it ends.
 import type { ListLimits } from "../config.ts";
 import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
+import type { Continuation } from "../list/list-directory.ts";
 import { INITIAL_TASKS, type NewTask, type Task, taskJson } from "../list/task.ts";
 import { ChangeSignal } from "./change-signal.ts";
 import { planRemove, planUpdate } from "./local-writes.ts";
@@ -15,10 +16,22 @@ export class MemoryStore implements seam.TaskStore {
   #list: EncodedList | undefined;
   readonly #keys = new RememberedKeys();
   readonly #changes: ChangeSignal;
+  readonly #after: Continuation | undefined;
 
-  /** With `pollMs`, readers waiting for a change look again on a timer of their own (see {@link ChangeSignal}). */
-  constructor(options: { readonly pollMs?: number } = {}) {
+  /**
+   * With `pollMs`, readers waiting for a change look again on a timer of their own (see
+   * {@link ChangeSignal}). With `after`, the list starts empty, its ids and change numbers after
+   * those (a list other than the default one, or one made again); without, from the initial tasks.
+   */
+  constructor(options: { readonly pollMs?: number; readonly after?: Continuation } = {}) {
     this.#changes = new ChangeSignal(() => this.#encoded().changedBytes, options.pollMs);
+    this.#after = options.after;
+  }
+
+  /** The highest id the list gave and its last change number: where it would continue if made again. */
+  get reached(): Continuation {
+    const list = this.#encoded();
+    return { highestId: list.highestId, change: list.change };
   }
 
   read(): ListVersion {
@@ -72,7 +85,13 @@ export class MemoryStore implements seam.TaskStore {
 
   /** Made on first use: its random instance id tells this list apart from other isolates' lists of the same length, and Workers refuse random values at start-up. */
   #encoded(): EncodedList {
-    this.#list ??= new EncodedList(crypto.randomUUID().slice(0, 8), INITIAL_TASKS);
+    const after = this.#after;
+    // A cursor from before a list made again cannot be brought up to date: it gets a reset.
+    const tasks =
+      after === undefined
+        ? INITIAL_TASKS
+        : { tasks: [], deletions: [], change: after.change, highestId: after.highestId, forgotten: after.change };
+    this.#list ??= new EncodedList(crypto.randomUUID().slice(0, 8), tasks);
     return this.#list;
   }
 }
