@@ -31,15 +31,17 @@ export interface ListScope {
   readonly storeOf: (c: Context<AppEnv>) => TaskStore;
 }
 
-/** The scopes of the default list (kept: it always exists) and of the list a path names. */
+/**
+ * The scopes of the default list and of the list a path names. Each request asks for its list's
+ * store: a store may open its lists on first use (Workers allow no random values at start-up).
+ */
 export function listScopes(lists: TaskLists): { readonly home: ListScope; readonly named: ListScope } {
-  const home = lists.list(DEFAULT_LIST);
   return {
     home: {
       named: false,
       storeOf: (c) => {
         c.get("requestState").list = DEFAULT_LIST;
-        return home;
+        return lists.list(DEFAULT_LIST);
       },
     },
     named: {

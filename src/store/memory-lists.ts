@@ -85,7 +85,6 @@ export class MemoryLists implements seam.TaskLists {
       for (const list of this.#directory.lists) {
         const store = new MemoryStore(this.#pollMs === undefined ? {} : { pollMs: this.#pollMs });
         this.#lists.set(list.name, new MemoryList(list, store, this.#pollMs));
-        if (list.name !== DEFAULT_LIST) throw new Error("A fresh directory holds the default list only");
       }
     }
     return this.#directory;
@@ -97,8 +96,10 @@ export class MemoryLists implements seam.TaskLists {
  * every write `list-gone` and every read gone, and wakes its readers; a name made again is a new one.
  */
 class MemoryList implements seam.TaskStore {
-  readonly #store: MemoryStore;
+  /** The list's tasks while it lives; let go once it is deleted, so a deleted list holds no memory. */
+  #store: MemoryStore | undefined;
   readonly #pollMs: number | undefined;
+  readonly #undeletable: boolean;
   #state: seam.ListState;
   #read: { readonly of: object; readonly as: seam.ListRead } | undefined;
   readonly #deleted = new AbortController();
@@ -106,11 +107,12 @@ class MemoryList implements seam.TaskStore {
   constructor(list: ListRecord, store: MemoryStore, pollMs: number | undefined) {
     this.#store = store;
     this.#pollMs = pollMs;
+    this.#undeletable = list.name === DEFAULT_LIST;
     this.#state = { state: "live", title: list.title, version: list.version };
   }
 
   get reached(): Continuation {
-    return this.#store.reached;
+    return this.#store?.reached ?? { highestId: 0, change: 0 };
   }
 
   retitle(list: ListRecord): void {
@@ -120,12 +122,13 @@ class MemoryList implements seam.TaskStore {
 
   delete(): void {
     this.#state = { state: "gone" };
+    this.#store = undefined;
     this.#read = undefined;
     this.#deleted.abort();
   }
 
   read(): seam.ListRead {
-    if (this.#state.state !== "live") return goneRead();
+    if (this.#store === undefined || this.#state.state !== "live") return goneRead();
     const version = this.#store.read();
     // One wrapper per version of the list, not per read.
     if (this.#read?.of !== version) this.#read = { of: version, as: new StatedVersion(version, this.#state) };
@@ -133,7 +136,7 @@ class MemoryList implements seam.TaskStore {
   }
 
   append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult | seam.ListMissing> {
-    return this.#deleted.signal.aborted ? LIST_GONE : this.#store.append(task, limits, key);
+    return this.#store === undefined ? LIST_GONE : this.#store.append(task, limits, key);
   }
 
   update(
@@ -142,16 +145,18 @@ class MemoryList implements seam.TaskStore {
     limits: ListLimits,
     ifMatch?: seam.IfMatch,
   ): Promise<seam.UpdateResult | seam.ListMissing> {
-    return this.#deleted.signal.aborted ? LIST_GONE : this.#store.update(id, patch, limits, ifMatch);
+    return this.#store === undefined ? LIST_GONE : this.#store.update(id, patch, limits, ifMatch);
   }
 
   remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult | seam.ListMissing> {
-    return this.#deleted.signal.aborted ? LIST_GONE : this.#store.remove(id, ifMatch);
+    return this.#store === undefined ? LIST_GONE : this.#store.remove(id, ifMatch);
   }
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
     const deleted = this.#deleted.signal;
-    if (deleted.aborted) return Promise.resolve();
+    if (this.#store === undefined) return Promise.resolve();
+    // The default list is never deleted: its readers wait on the list alone, as before there were lists.
+    if (this.#undeletable) return this.#store.nextChange(change, signal, bytesPast);
     const either = AbortSignal.any([signal, deleted]);
     const waited = this.#store.nextChange(change, either, bytesPast);
     // On Workers one request may not wake another: a reader looks for the deletion on its own timer.

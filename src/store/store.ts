@@ -142,8 +142,8 @@ export interface TaskLists {
   /** The lists that exist, as `GET /lists` serves them. */
   directory(): Directory | Promise<Directory>;
   /**
-   * The store of list `name` (a valid name), whether or not it exists: its `read()` says which. The
-   * default list always exists, so its store may be kept; another's is asked for per request.
+   * The store of list `name` (a valid name), whether or not it exists: its `read()` says which.
+   * Asked for per request, never at start (Workers allow no random values then), and cheap.
    */
   list(name: string): TaskStore;
   /** Creates a list with a new random name; with `key`, once (a known key replays its list). */
