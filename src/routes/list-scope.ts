@@ -70,7 +70,7 @@ export function listMissing(result: ListMissing): never {
 }
 
 /** The responses of an operation on a named list that may not exist. */
-export const MISSING_LIST: Readonly<Record<string, Json>> = {
+const MISSING_LIST: Readonly<Record<string, Json>> = {
   "404": errorResponse("No list was ever created under this name", NOT_FOUND),
   "410": errorResponse("The list was deleted: it and its tasks are gone", LIST_DELETED),
 };
