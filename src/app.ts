@@ -16,13 +16,20 @@ import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { inNamedList, listScopes } from "./routes/list-scope.ts";
+import { listRoutes } from "./routes/lists.ts";
 import { taskRoute } from "./routes/task.ts";
 import { taskRoutes } from "./routes/tasks.ts";
-import type { TaskStore } from "./store/store.ts";
+import { SingleList } from "./store/single-list.ts";
+import type { TaskLists, TaskStore } from "./store/store.ts";
 
-/** What the app is built from: where the list lives, the validated configuration, and where logs go. */
-export interface AppOptions {
-  readonly store: TaskStore;
+/** Where the lists live: every list of a store, or one store as the default list alone. */
+export type AppLists =
+  | { readonly lists: TaskLists; readonly store?: never }
+  | { readonly store: TaskStore; readonly lists?: never };
+
+/** What the app is built from: where the lists live, the validated configuration, and where logs go. */
+export type AppOptions = AppLists & {
   readonly config: AppConfig;
   readonly logSink?: LogSink;
   /**
@@ -47,7 +54,7 @@ export interface AppOptions {
    * with 1001), so subscribers come back with their cursor, and new ones get 503 meanwhile.
    */
   readonly closing?: AbortSignal;
-}
+};
 
 /** The task list app, as {@link createApp} builds it. */
 export type TaskApp = Hono<AppEnv>;
@@ -55,6 +62,7 @@ export type TaskApp = Hono<AppEnv>;
 /** Builds the task list app. */
 export function createApp({
   store,
+  lists = new SingleList(store as TaskStore),
   config,
   logSink = console,
   textBodies = false,
@@ -87,9 +95,15 @@ export function createApp({
     else root.on(method, paths, wrapper.middleware, ...chain, handler);
   };
 
-  const context = { store, config, logSink, sha256, upgradeWebSocket, openSocket, closing };
-  const routes = [...taskRoutes(context), ...eventRoutes(context), ...taskRoute(context)];
-  routes.push(...documentRoutes(context, routes));
+  const context = { lists, config, logSink, sha256, upgradeWebSocket, openSocket, closing };
+  const scopes = listScopes(lists);
+  const [homeEvents = [], namedEvents = []] = eventRoutes(context, [scopes.home, scopes.named]);
+  const routes = [...taskRoutes(context, scopes.home), ...homeEvents, ...taskRoute(context, scopes.home)];
+  routes.push(...listRoutes(context));
+  routes.push(
+    ...inNamedList([...taskRoutes(context, scopes.named), ...namedEvents, ...taskRoute(context, scopes.named)]),
+  );
+  routes.push(...documentRoutes(context, routes, scopes.named));
 
   // A path the app serves, asked with a method it does not serve, gets 405 with the methods it does.
   const allowed = new TrieRouter<string>();

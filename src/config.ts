@@ -40,6 +40,8 @@ export interface AppConfig {
   readonly maxSubscribers: number;
   /** Idempotency-Keys the list remembers at most (MAX_IDEMPOTENCY_KEYS). */
   readonly maxIdempotencyKeys: number;
+  /** Lists that may exist at once, the default one included (MAX_LISTS). */
+  readonly maxLists: number;
   /** Pings, keep-alive comments and body silence: the contract's lengths, unless TIME_SCALE shortens them. */
   readonly timeRules: TimeRules;
 }
@@ -94,6 +96,7 @@ export function parseAppConfig(env: EnvRecord, platform: Platform = SERVER_PLATF
     writeTokens: parseTokens(env, "WRITE_TOKENS"),
     maxSubscribers: parseCount(env, "MAX_SUBSCRIBERS", 10_000, 0, 1_000_000),
     maxIdempotencyKeys: parseCount(env, "MAX_IDEMPOTENCY_KEYS", 10_000, 1, 1_000_000),
+    maxLists: parseCount(env, "MAX_LISTS", 1_000, 1, 1_000_000),
     timeRules: timeRules(parseTimeScale(env)),
   };
 }

@@ -13,6 +13,7 @@ declare namespace Cloudflare {
     readonly CORS_ORIGINS?: string;
     readonly MAX_SUBSCRIBERS?: string;
     readonly MAX_IDEMPOTENCY_KEYS?: string;
+    readonly MAX_LISTS?: string;
     readonly LOG_LEVEL?: string;
     readonly TASK_STORE?: string;
     readonly DATABASE_SCHEMA?: string;

@@ -104,3 +104,26 @@ export const NOT_PATCH_TYPE = "Content-Type must be application/merge-patch+json
 export const NOT_A_PATCH = "Request body must be a JSON object with title, completed or both";
 /** The 400 for an empty PATCH body: a merge patch needs neither field, but it needs an object. */
 export const EMPTY_PATCH = "Request body is empty: send a JSON object with title, completed or both";
+
+/** The 410 for a list that was deleted, its tasks, their URLs and its events. */
+export const LIST_DELETED = "This list was deleted: read /lists for the lists there are now";
+/** The 400 for a list's title that is missing, null, not a string or too long. */
+export const LIST_TITLE = "title must be a string of at most 200 characters";
+/** The 400 for a list's body that is not a JSON object. */
+export const NOT_A_LIST = "Request body must be a JSON object with title";
+/** The 400 for an empty PUT or POST body of a list. */
+export const EMPTY_LIST_BODY = "Request body is empty: send a JSON object with title";
+/** The 412 for a list write whose If-Match or If-None-Match does not hold. */
+export const STALE_LIST =
+  "The list is not as If-Match or If-None-Match expects: read it again and send its current ETag";
+
+/** The 507 for a list created past MAX_LISTS. */
+export function tooManyLists(maxLists: number): string {
+  return `There are ${maxLists} lists, the most MAX_LISTS allows: delete one or raise MAX_LISTS`;
+}
+
+/** The 501 for a list created or retitled where TASK_STORE holds the default list only (lists there are coming). */
+export const LISTS_NOT_SUPPORTED =
+  "This TASK_STORE holds the default list only for now: set TASK_STORE=memory to create and retitle lists";
+/** The 422 for an Idempotency-Key sent again to /lists with another title. */
+export const LIST_KEY_REUSED = "This Idempotency-Key was sent with another title: send a new key for a new list";

@@ -20,6 +20,8 @@ export const PING_INTERVAL_S = 20;
 
 const encoder = new TextEncoder();
 
+/** "Normal closure": the close code once a subscriber's list was deleted; it has nothing more to follow. */
+export const NORMAL_CLOSURE = 1000;
 /** "Going away": the close code for subscribers of a server that is stopping. */
 export const GOING_AWAY = 1001;
 /** "Message too big": the close code for a subscriber that sent more than {@link MAX_MESSAGE_BYTES}. */

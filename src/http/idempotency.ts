@@ -23,19 +23,19 @@ export function idempotencyKeyOf(c: Context<AppEnv>): string | undefined {
 export type Sha256 = (text: string) => string | Promise<string>;
 
 /**
- * What the store remembers of `key` for `task`: with write tokens each token has keys of its own,
- * so the scope is a hash of the request's bearer token (never the token itself).
+ * What the store remembers of `key` for `task` (or a list's title): with write tokens each token
+ * has keys of its own, so the scope is a hash of the request's bearer token (never the token itself).
  */
 export function rememberedKey(
   c: Context,
   key: string,
-  task: NewTask,
+  task: NewTask | { readonly title: string },
   tokensGuardWrites: boolean,
   sha256: Sha256 = webSha256,
 ): IdempotencyKey | Promise<IdempotencyKey> {
   const token = tokensGuardWrites ? (c.req.header("Authorization")?.replace(/^bearer\s+/i, "") ?? "") : undefined;
   const scope = token === undefined ? "" : sha256(token);
-  const fingerprint = sha256(JSON.stringify([task.title, task.completed]));
+  const fingerprint = sha256(JSON.stringify("completed" in task ? [task.title, task.completed] : [task.title]));
   if (typeof scope === "string" && typeof fingerprint === "string") return { scope, key, fingerprint };
   return Promise.all([scope, fingerprint]).then(([scope, fingerprint]) => ({ scope, key, fingerprint }));
 }

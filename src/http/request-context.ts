@@ -28,6 +28,8 @@ export interface RequestState {
   readonly logFields: LogFields | undefined;
   /** The request's headers as the runtime parsed them, when it gives them (see {@link RuntimeOptions}). */
   readonly headers: ParsedHeaders | undefined;
+  /** The name of the list the request is about, once its handler knows it; for the log line. */
+  list: string | undefined;
 }
 
 /** Fields of a log line taken from the request, by name; one left undefined is left out. */
@@ -84,6 +86,7 @@ export function requestStarter({
       method: c.req.method,
       logFields,
       headers,
+      list: undefined,
     };
     c.set("requestState", state);
     return state;

@@ -14,7 +14,8 @@ export interface LogSink {
 
 /**
  * Makes the function that writes a request's JSON line when its level is at or above `level`:
- * time, request id, method, path, status, duration in ms and bytes sent, plus the error's name,
+ * time, request id, method, path, status, duration in ms and bytes sent, the list's name when the
+ * request is about one, plus the error's name,
  * message and stack for a 500. Any of `secrets` a client put in what is logged (the path, query,
  * user agent or request id) is replaced by `[redacted]`, written plainly or percent-encoded.
  */
@@ -47,6 +48,8 @@ export function requestLogger(
     // Field by field, so no object is built per request; each string a request gave goes through
     // jsonString, so nothing a client sends can end the line or add a field. The time and level are ours.
     let line = `{"time":"${clock()}","level":"${lineLevel}","requestId":${jsonString(hide(state.id))},"method":${methodJson(hide(method))},"path":${pathJson(hide(c.req.path))},"status":${status},"durationMs":${durationMs},"bytesOut":${Number.isFinite(bytes) ? bytes : 0}`;
+    // A list's name is a DNS label: nothing in it needs escaping.
+    if (state.list !== undefined) line += `,"list":"${state.list}"`;
     if (fields?.query !== undefined) line += `,"query":${jsonString(hide(fields.query))}`;
     if (fields?.userAgent !== undefined) line += `,"userAgent":${jsonString(hide(fields.userAgent))}`;
     // A contract's own error response (a 503 past MAX_SUBSCRIBERS) needs no stack; the unexpected does.

@@ -5,6 +5,8 @@ const decoder = new TextDecoder();
 
 /** The message that tells a subscriber to drop what it holds: the whole list follows. */
 export const RESET_TEXT = '{"event":"reset","data":{}}';
+/** The message that tells a subscriber its list was deleted; the socket then closes. */
+export const GONE_TEXT = '{"event":"gone","data":{}}';
 
 /** An event as a WebSocket message: `{"id":<change number>,"event":"task"|"update"|"delete","data":...}`. */
 export function eventText(event: ListEvent): string {

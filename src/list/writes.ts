@@ -46,6 +46,12 @@ export type WriteResult =
   /** `not-found`: the id was never given; `gone`: the task was deleted; `precondition-failed`: If-Match named another version. */
   | { readonly outcome: "not-found" | "gone" | "precondition-failed"; readonly usage: ListUsage };
 
+/**
+ * What a write to a list that does not exist returns, whatever the write: `list-gone` when the list
+ * was deleted (before the write took effect), `list-not-found` when it was never created.
+ */
+export type ListMissing = { readonly outcome: "list-gone" | "list-not-found" };
+
 /** What an append may return. */
 export type AppendResult = Extract<WriteResult, { outcome: "added" | "replayed" | "key-reused" | "full" }>;
 /** What an update may return. */

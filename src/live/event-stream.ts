@@ -1,8 +1,8 @@
 // Server-Sent Events: the list followed from a change number, as a stream of task, update, delete
-// and reset events.
+// and reset events, and gone when the list is deleted.
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
-import { KEEP_ALIVE, RESET_EVENT, type TaskFrames } from "./frames.ts";
+import { GONE_EVENT, KEEP_ALIVE, RESET_EVENT, type TaskFrames } from "./frames.ts";
 
 /** Bytes an event stream holds unsent before it waits for the subscriber to read. */
 const STREAM_MARK_BYTES = 64 * 1024;
@@ -61,6 +61,10 @@ export function eventStream(
             }),
           send: (events, fresh) => controller.enqueue(frames.events(events, fresh)),
           reset: () => controller.enqueue(RESET_EVENT),
+          gone: () => {
+            controller.enqueue(GONE_EVENT);
+            controller.close();
+          },
           keepAlive: () => controller.enqueue(KEEP_ALIVE),
           cutOff: () => controller.error(new Error("The subscriber stopped reading")),
         };

@@ -2,7 +2,7 @@
 // then every later change once, as fast as the subscriber takes them. SSE and WebSocket share it.
 import type { ListEvent, ListVersion } from "../list/encoded-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
-import type { TaskStore } from "../store/store.ts";
+import type { ListRead, TaskStore } from "../store/store.ts";
 
 /**
  * Milliseconds of silence after which an SSE subscriber gets a comment, so that proxies keep it:
@@ -23,6 +23,8 @@ export interface Sink {
   send(events: readonly ListEvent[], fresh: boolean): void;
   /** Tells the subscriber to drop what it holds: its cursor cannot be brought up to date, and the whole list follows. */
   reset(): void;
+  /** Tells the subscriber its list was deleted, and ends the subscription. */
+  gone(): void;
   /** Tells a quiet subscriber the connection is alive. */
   keepAlive(): void;
   /** Ends the subscription of one that stopped reading. */
@@ -31,8 +33,8 @@ export interface Sink {
 
 /**
  * Hands `sink` the events after change `cursor` (a reset and the whole list when the cursor cannot
- * be brought up to date), then every later change, each once, until `signal` aborts or the
- * subscriber is cut off; `keepAliveMs` of silence get it a keep-alive. Rejects when the store fails;
+ * be brought up to date), then every later change, each once, until `signal` aborts, the
+ * subscriber is cut off or the list is deleted (`sink.gone()`); `keepAliveMs` of silence get it a keep-alive. Rejects when the store fails;
  * the subscriber then comes back with its cursor.
  */
 export async function follow(
@@ -43,6 +45,10 @@ export async function follow(
   keepAliveMs: number,
 ): Promise<void> {
   let list = await store.read();
+  if (deleted(list)) {
+    sink.gone();
+    return;
+  }
   // Changes up to here were made before the subscriber came: its backlog, read at its own pace,
   // one event per task. Every change after it is sent as it was made.
   let backlogEnd = list.change;
@@ -99,7 +105,12 @@ export async function follow(
       } else if (done) {
         await store.nextChange(list.change, signal);
       }
-      if (!signal.aborted) list = await store.read();
+      if (signal.aborted) return;
+      list = await store.read();
+      if (deleted(list)) {
+        sink.gone();
+        return;
+      }
     }
   } finally {
     clearTimeout(keepAlive);
@@ -140,6 +151,11 @@ async function sendAll(
     sent(last.change);
   }
   return true;
+}
+
+/** Whether a read says the list no longer exists: a deletion wakes every reader, which then reads this. */
+function deleted(list: ListRead): boolean {
+  return list.list !== undefined && list.list.state !== "live";
 }
 
 /** Lets whatever else waits to run have its turn. */

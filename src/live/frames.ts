@@ -19,6 +19,8 @@ const SHARED_FRAMES = 256;
 export const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
 /** The SSE event that tells a subscriber to drop what it holds: the whole list follows. It has no id. */
 export const RESET_EVENT = encoder.encode("event: reset\ndata: {}\n\n");
+/** The SSE event that tells a subscriber its list was deleted; the stream then ends. It has no id. */
+export const GONE_EVENT = encoder.encode("event: gone\ndata: {}\n\n");
 
 /** A frame made for one event, and what it was made from, which tells whether an event is the same. */
 interface Made<T> {

@@ -1,8 +1,8 @@
 // WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
-import { RESET_TEXT } from "../list/event-text.ts";
-import { TOO_MANY_SUBSCRIBERS } from "../messages.ts";
+import { GONE_TEXT, RESET_TEXT } from "../list/event-text.ts";
+import { LIST_DELETED, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import * as rules from "../socket-rules.ts";
 import type { TaskStore } from "../store/store.ts";
 import { follow, KEEP_ALIVE_MS, type Sink } from "./follow.ts";
@@ -57,6 +57,10 @@ export function socketFeed(
           for (const event of events) ws.send(frames.text(event, fresh));
         },
         reset: () => ws.send(RESET_TEXT),
+        gone: () => {
+          ws.send(GONE_TEXT);
+          ws.close(rules.NORMAL_CLOSURE, LIST_DELETED);
+        },
         keepAlive: () => {},
         cutOff: () => ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND),
       };

@@ -13,6 +13,7 @@ const MAX_CURSOR = 999_999_999_999_999;
 
 /** The document's tags, each route's operations under one, with what they group. */
 export const TAGS = {
+  lists: "The lists of this deployment: enumerate them, create, retitle and delete one",
   tasks: "The list and its tasks: read the list, add a task, read, change and delete one",
   events: "The list's changes as they take effect, as Server-Sent Events or WebSocket messages",
   documents: "This document, and the home page for people",
@@ -78,6 +79,27 @@ export function components(config: AppConfig): Json {
         description: "A JSON merge patch: the members present are applied, others (id included) ignored",
         properties: { title: TITLE, completed: { type: "boolean" } },
       },
+      List: {
+        type: "object",
+        properties: {
+          name: { type: "string", pattern: "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$" },
+          title: { type: "string" },
+        },
+        required: ["name", "title"],
+        additionalProperties: false,
+        examples: [{ name: "default", title: "Tasks" }],
+      },
+      ListTitle: {
+        type: "object",
+        description: "A list's title: other members are ignored",
+        properties: { title: { ...TITLE, maxLength: 200 } },
+        required: ["title"],
+      },
+      ListPatch: {
+        type: "object",
+        description: "A JSON merge patch of the list: title when present, other members ignored",
+        properties: { title: { ...TITLE, maxLength: 200 } },
+      },
       Error: {
         type: "object",
         properties: { message: { type: "string" } },
@@ -131,6 +153,11 @@ export function components(config: AppConfig): Json {
         description: "Changes whenever the content changes",
         required: true,
         schema: { type: "string", pattern: '^"[^"]*"$' },
+      },
+      Location: {
+        description: "The created list's path, under the base path",
+        required: true,
+        schema: { type: "string", pattern: "/lists/[a-z0-9-]+$" },
       },
       IdempotentReplayed: {
         description: "true when the response is the task an earlier request with the same Idempotency-Key created",

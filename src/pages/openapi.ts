@@ -58,6 +58,11 @@ export interface DocumentedRoute<E extends Endpoint = Endpoint> {
   /** Whether CORS_ORIGINS apply: its OPTIONS is then a preflight. */
   readonly cors: boolean;
   readonly methods: Endpoints<E>;
+  /**
+   * Left out of the document: a named list's page, `/lists/{name}/`, whose trailing slash OpenAPI's
+   * linters refuse beside `/lists/{name}`. `GET /lists/{name}` says where it is.
+   */
+  readonly undocumented?: true;
 }
 
 /** The `Allow` value of a route: its methods, HEAD with GET. */
@@ -72,6 +77,7 @@ export function openApiDocument(config: AppConfig, routes: readonly DocumentedRo
   const parts = components(config);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
+    if (route.undocumented) continue;
     route.paths.forEach((path, index) => {
       const documented = openApiPath(path);
       paths[documented] = pathItem(config, route, index === 0 ? "" : pascal(documented), documented, parts);

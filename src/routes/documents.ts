@@ -4,12 +4,16 @@ import { conditionalResponse } from "../http/conditional.ts";
 import { homePage } from "../pages/home.ts";
 import { type Operation, openApiDocument } from "../pages/openapi.ts";
 import { header, json, parameter, response } from "../pages/openapi-parts.ts";
+import { LIST_NAME_PARAMETER, LIST_PATH, type ListScope, requireList } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 const HTML_TYPE = "text/html; charset=utf-8";
 
-/** GET and HEAD of the OpenAPI document of `routes` and these two, and of the home page. */
-export function documentRoutes({ config }: RouteContext, routes: readonly Route[]): Route[] {
+/**
+ * GET and HEAD of the OpenAPI document of `routes` and these, of the home page, and of a named
+ * list's page (the same page, at `/lists/{name}/`).
+ */
+export function documentRoutes({ config }: RouteContext, routes: readonly Route[], named: ListScope): Route[] {
   const openApi: Route = {
     paths: ["/openapi.json"],
     tag: "documents",
@@ -66,13 +70,31 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       },
     },
   };
-  // The document describes the whole table, these two routes included.
+  const pageHandler = home.methods.GET?.handler;
+  if (pageHandler === undefined) throw new Error("The home page serves GET");
+  // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once.
+  const listPage: Route = {
+    ...home,
+    paths: [`${LIST_PATH}/`],
+    parameters: [LIST_NAME_PARAMETER],
+    undocumented: true,
+    methods: {
+      GET: {
+        ...home.methods.GET,
+        handler: async (c) => {
+          requireList(await named.storeOf(c).read());
+          return pageHandler(c);
+        },
+      },
+    },
+  } as Route;
+  // The document describes the whole table, these routes included.
   const bytes = new TextEncoder().encode(JSON.stringify(openApiDocument(config, [...routes, openApi, home])));
   const document = {
     body: { parts: [bytes as Uint8Array<ArrayBuffer>], byteLength: bytes.byteLength },
     tag: fnv1a(bytes),
   };
-  return [openApi, home];
+  return [openApi, home, listPage];
 }
 
 /** The GET of a fixed resource. */

@@ -4,6 +4,7 @@
 import { badCursor, badHandshake, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { header, parameter, response, schema } from "../pages/openapi-parts.ts";
+import type { ListScope } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { subscription } from "./subscription.ts";
 
@@ -11,9 +12,22 @@ import { subscription } from "./subscription.ts";
 const EVENTS_PATH = "/tasks/events";
 const EVENT_STREAM_TYPE = "text/event-stream";
 
-/** GET and HEAD of the list's changes. */
-export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closing }: RouteContext): Route[] {
-  return [
+/**
+ * GET and HEAD of the list's changes, for each of `scopes` (the default list's first): one count
+ * of subscribers holds for them all.
+ */
+export function eventRoutes(
+  { config, upgradeWebSocket, openSocket, closing }: RouteContext,
+  scopes: readonly ListScope[],
+): Route[][] {
+  const handler = subscription({
+    maxSubscribers: config.maxSubscribers,
+    keepAliveMs: config.timeRules.keepAliveMs,
+    closing,
+    upgradeWebSocket,
+    openSocket,
+  });
+  return scopes.map((scope) => [
     {
       paths: [EVENTS_PATH],
       tag: "events",
@@ -27,28 +41,21 @@ export function eventRoutes({ store, config, upgradeWebSocket, openSocket, closi
             summary: "What GET returns, without the body; nothing is followed",
             without: ["101", "503"],
           },
-          handler: subscription({
-            store,
-            maxSubscribers: config.maxSubscribers,
-            keepAliveMs: config.timeRules.keepAliveMs,
-            closing,
-            upgradeWebSocket,
-            openSocket,
-          }),
+          handler: handler(scope),
         },
       },
     },
-  ];
+  ]);
 }
 
 const DESCRIPTION =
-  'Every change has a change number, one counter per list in the order changes took effect. The stream first brings the cursor (Last-Event-ID, else `after`, else 0) up to date with one event per task whose last change is after it, in change order, then sends each later change once, in order. Events: `event: task` (a task created after the cursor, `data:` its JSON exactly as GET serves it), `event: update` (a task changed since, its whole JSON), `event: delete` (`data: {"id":N}`), each with `id: <change number>`; `event: reset` (`data: {}`, no id) when the cursor is older than the deletions the list remembers or newer than the list: drop what you hold, the events after it give the whole list. A client that applies events by id holds the list exactly. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of events wait for it; it comes back with its cursor and misses nothing.';
+  'Every change has a change number, one counter per list in the order changes took effect. The stream first brings the cursor (Last-Event-ID, else `after`, else 0) up to date with one event per task whose last change is after it, in change order, then sends each later change once, in order. Events: `event: task` (a task created after the cursor, `data:` its JSON exactly as GET serves it), `event: update` (a task changed since, its whole JSON), `event: delete` (`data: {"id":N}`), each with `id: <change number>`; `event: reset` (`data: {}`, no id) when the cursor is older than the deletions the list remembers or newer than the list: drop what you hold, the events after it give the whole list. `event: gone` (`data: {}`, no id) when the list is deleted: the stream then ends, and subscribing again answers 410. A client that applies events by id holds the list exactly. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of events wait for it; it comes back with its cursor and misses nothing.';
 
 function followTasks(maxSubscribers: number): Operation {
   return {
     operationId: "followTasks",
     summary: "Follow the list's changes from a change number",
-    description: `${DESCRIPTION} With \`Upgrade: websocket\` the same events come as WebSocket text messages, one per event: \`{"id": <change number>, "event": "task" | "update" | "delete", "data": ...}\`, or \`{"event": "reset", "data": {}}\`.`,
+    description: `${DESCRIPTION} With \`Upgrade: websocket\` the same events come as WebSocket text messages, one per event: \`{"id": <change number>, "event": "task" | "update" | "delete", "data": ...}\`, or \`{"event": "reset", "data": {}}\`, or \`{"event": "gone", "data": {}}\` before the socket closes with 1000.`,
     parameters: [parameter("LastEventId"), parameter("AfterChange")],
     responses: {
       "101": { description: "Switching to a WebSocket that carries one text message per event" },

@@ -6,7 +6,7 @@ import type { Sha256 } from "../http/idempotency.ts";
 import type { AppHandler } from "../http/request-context.ts";
 import type { LogSink } from "../http/request-log.ts";
 import type { DocumentedRoute, Endpoint } from "../pages/openapi.ts";
-import type { TaskStore } from "../store/store.ts";
+import type { TaskLists } from "../store/store.ts";
 
 /** One method of a route: who may call it, how the document describes it, and what handles it. */
 export interface HandledEndpoint extends Endpoint {
@@ -18,7 +18,7 @@ export type Route = DocumentedRoute<HandledEndpoint>;
 
 /** What routes are built from: the app's options, as {@link createApp} was given them. */
 export interface RouteContext {
-  readonly store: TaskStore;
+  readonly lists: TaskLists;
   readonly config: AppConfig;
   readonly logSink: LogSink;
   readonly sha256?: Sha256 | undefined;

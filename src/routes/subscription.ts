@@ -12,6 +12,7 @@ import { socketFeed } from "../live/socket-feed.ts";
 import { Subscribers } from "../live/subscribers.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { TaskStore } from "../store/store.ts";
+import { type ListScope, requireList } from "./list-scope.ts";
 
 /** A Sec-WebSocket-Key: 16 bytes in base64. */
 const SOCKET_KEY = /^[A-Za-z0-9+/]{21}[AQgw]==$/;
@@ -20,7 +21,6 @@ const PROTOCOLS = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:[ \t]*,[ \t]*[!#$%&'*+\-.^_`|
 
 /** What the events route is built from; see the options of the same names in `createApp`. */
 export interface SubscriptionOptions {
-  readonly store: TaskStore;
   readonly maxSubscribers: number;
   /** Silence after which a subscriber gets a keep-alive comment (the config's time rules). */
   readonly keepAliveMs: number;
@@ -29,18 +29,35 @@ export interface SubscriptionOptions {
   readonly openSocket: ((request: Request, cursor: number) => Response | Promise<Response>) | undefined;
 }
 
-/** The handler of `GET /tasks/events`: the stream's headers for HEAD, else a subscription. */
+/**
+ * The handlers of `GET /tasks/events`, one per list scope, sharing one count of subscribers: the
+ * stream's headers for HEAD, else a subscription. A named list that does not exist answers 404 or
+ * 410 first.
+ */
 export function subscription({
-  store,
   maxSubscribers,
   keepAliveMs,
   closing,
   upgradeWebSocket,
   openSocket,
-}: SubscriptionOptions): AppHandler {
+}: SubscriptionOptions): (scope: ListScope) => AppHandler {
   const frames = new TaskFrames();
   const subscribers = new Subscribers(maxSubscribers);
-  return (c) => {
+  return (scope) => (c) => {
+    const store = scope.storeOf(c);
+    if (!scope.named) return subscribe(c, store);
+    const read = store.read();
+    if (!(read instanceof Promise)) {
+      requireList(read);
+      return subscribe(c, store);
+    }
+    return read.then((done) => {
+      requireList(done);
+      return subscribe(c, store);
+    });
+  };
+
+  function subscribe(c: Context<AppEnv>, store: TaskStore): Response | Promise<Response> {
     // A browser's EventSource sends Last-Event-ID when it comes back; a first visit may say `after`.
     // Both are checked whenever they are sent, though Last-Event-ID wins.
     const lastEventId = parseCursor(c.req.header("Last-Event-ID"), "Last-Event-ID", "change number");
@@ -68,7 +85,7 @@ export function subscription({
       headers,
       null,
     );
-  };
+  }
 }
 
 /** Whether the request asks for a WebSocket: `Upgrade` names it, in any case (RFC 6455). */

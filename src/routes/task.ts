@@ -8,9 +8,17 @@ import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
-import type { ListVersion } from "../list/encoded-list.ts";
 import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
-import type { IfMatch, TaskPatch, WriteResult } from "../store/store.ts";
+import type {
+  IfMatch,
+  ListMissing,
+  ListRead,
+  RemoveResult,
+  TaskPatch,
+  TaskStore,
+  UpdateResult,
+} from "../store/store.ts";
+import { type ListScope, listMissing, requireList } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 import { TASK_ID_PARAMETER, taskOperations } from "./task-operations.ts";
 
@@ -19,22 +27,28 @@ const TASK_PATH = "/tasks/:id{[1-9][0-9]{0,14}}";
 const MERGE_PATCH = "application/merge-patch+json";
 const TASK_HEADERS = { "Cache-Control": "no-cache", "Accept-Patch": MERGE_PATCH };
 
-/** GET, HEAD, PUT, PATCH and DELETE of one task. */
-export function taskRoute({ store, config }: RouteContext): Route[] {
+/** GET, HEAD, PUT, PATCH and DELETE of one task of the list `scope` says. */
+export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
   const limits = listLimits(config);
   const operations = taskOperations(config);
-  const read = (): ListVersion | Promise<ListVersion> => store.read();
 
-  /** Responds 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
-  const checkTask = async (id: number, ifMatch: IfMatch): Promise<void> => {
-    const found = (await read()).task(id);
+  /**
+   * Responds 404 or 410 for a list that does not exist or a task it does not hold, 412 for a stale
+   * If-Match, before any body is read.
+   */
+  const checkTask = async (store: TaskStore, id: number, ifMatch: IfMatch): Promise<void> => {
+    const found = requireList(await store.read()).task(id);
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
     if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
     if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
   };
 
   /** The response to a write that left the task in the list, or the contract's error for why not. */
-  const written = (c: Context<AppEnv>, result: WriteResult, withTag: boolean): Response => {
+  const written = (
+    c: Context<AppEnv>,
+    result: UpdateResult | RemoveResult | ListMissing,
+    withTag: boolean,
+  ): Response => {
     switch (result.outcome) {
       case "updated":
       case "unchanged": {
@@ -57,15 +71,16 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     withTag: boolean,
     toPatch: (body: Uint8Array) => TaskPatch,
   ): Promise<Response> => {
+    const store = scope.storeOf(c);
     const id = Number(c.req.param("id"));
     const ifMatch = ifMatchOf(c.req.header("if-match"));
-    await checkTask(id, ifMatch);
+    await checkTask(store, id, ifMatch);
     const patch = toPatch(await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs));
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
 
-  const getTask = (c: Context<AppEnv>, list: ListVersion): Response => {
-    const found = list.task(Number(c.req.param("id")));
+  const getTask = (c: Context<AppEnv>, list: ListRead): Response => {
+    const found = requireList(list).task(Number(c.req.param("id")));
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
     if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
     const body = { parts: [found.json], byteLength: found.json.byteLength };
@@ -83,7 +98,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
           access: "read",
           ...operations.GET,
           handler: (c) => {
-            const list = read();
+            const list = scope.storeOf(c).read();
             return list instanceof Promise ? list.then((done) => getTask(c, done)) : getTask(c, list);
           },
         },
@@ -109,6 +124,7 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
           access: "write",
           operation: operations.DELETE,
           handler: async (c) => {
+            const store = scope.storeOf(c);
             const id = Number(c.req.param("id"));
             return written(c, await store.remove(id, ifMatchOf(c.req.header("if-match"))), false);
           },
@@ -117,8 +133,11 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
     },
   ];
 
-  function refused(result: WriteResult): never {
+  function refused(result: UpdateResult | RemoveResult | ListMissing): never {
     switch (result.outcome) {
+      case "list-gone":
+      case "list-not-found":
+        return listMissing(result);
       case "not-found":
         throw apiError(404, NOT_FOUND);
       case "gone":

@@ -9,7 +9,7 @@ import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse } from "../http/request-context.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
-import type { ListVersion, PageQuery } from "../list/encoded-list.ts";
+import type { PageQuery } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import {
@@ -28,20 +28,23 @@ import {
   TITLE_NOT_WELL_FORMED,
 } from "../messages.ts";
 import { errorResponse, header, json, parameter, response, schema } from "../pages/openapi-parts.ts";
+import type { ListRead } from "../store/store.ts";
 import { listQuery, MAX_LIMIT, nextLink } from "./list-query.ts";
+import { type ListScope, listMissing, requireList } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
-/** The two paths that serve the same list. */
+/** The two paths that serve the same list (a named list's has `/tasks` only). */
 const TASK_PATHS = ["/tasks", "/index.php"];
 
-/** GET, HEAD and POST of the list. */
-export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Route[] {
+/** GET, HEAD and POST of the list `scope` says. */
+export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: ListScope): Route[] {
   const limits = listLimits(config);
   const checkLimits = limitCheck(config, logSink);
   const writeGuarded = config.writeTokens.length > 0;
 
   // A query asks for part of the list only: the list's ETag still says whether anything changed.
-  const listResponse = (c: Context<AppEnv>, list: ListVersion, query: PageQuery): Response => {
+  const listResponse = (c: Context<AppEnv>, list: ListRead, query: PageQuery): Response => {
+    requireList(list);
     checkLimits(list.usage);
     const headers: Record<string, string> = { "Cache-Control": "no-cache" };
     // The page is made, and its Link found, only for a 200: a 304 carries neither.
@@ -64,6 +67,7 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
           operation: LIST_TASKS,
           head: { operationId: "headTasks", summary: "What GET returns, without the body" },
           handler: (c) => {
+            const store = scope.storeOf(c);
             const query = listQuery(c);
             const list = store.read();
             return list instanceof Promise
@@ -75,12 +79,16 @@ export function taskRoutes({ store, config, logSink, sha256 }: RouteContext): Ro
           access: "write",
           operation: createTask(config),
           handler: async (c) => {
+            const store = scope.storeOf(c);
+            // A list that does not exist answers so before its body is read.
+            if (scope.named) requireList(await store.read());
             const key = idempotencyKeyOf(c);
             const body = await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs);
             requireJsonContentType(c.req.header("content-type"));
             const task = toNewTask(parseJson(body));
             const remembered = key === undefined ? undefined : await rememberedKey(c, key, task, writeGuarded, sha256);
             const result = await store.append(task, limits, remembered);
+            if (!("usage" in result)) return listMissing(result);
             checkLimits(result.usage);
             switch (result.outcome) {
               case "added":

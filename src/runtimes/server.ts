@@ -50,9 +50,9 @@ export async function createServerApp(
     const shown = level === "error" ? config.logLevel !== "off" : ["info", "debug"].includes(config.logLevel);
     if (shown) (level === "error" ? logSink.error : logSink.log).call(logSink, logEvent(level, message));
   };
-  const store = await openServerStore(env, { openSqlite, log });
+  const lists = await openServerStore(env, { openSqlite, log });
   const closing = new AbortController();
-  const app = createApp({ store, config, logSink, closing: closing.signal, sha256, ...runtime });
+  const app = createApp({ lists, config, logSink, closing: closing.signal, sha256, ...runtime });
   const stop = async (closeServer: () => Promise<unknown>) => {
     closing.abort();
     let timer: ReturnType<typeof setTimeout> | undefined;

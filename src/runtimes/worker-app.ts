@@ -3,6 +3,7 @@ import { createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
 import { DurableObjectStore } from "../store/durable-object/durable-store.ts";
 import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
+import { SingleList } from "../store/single-list.ts";
 import { upgradeWebSocket } from "./worker-sockets.ts";
 
 /**
@@ -12,7 +13,8 @@ import { upgradeWebSocket } from "./worker-sockets.ts";
  */
 export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<TaskApp> {
   const config = parseAppConfig(env, WORKERS_PLATFORM);
-  const store = await openWorkerStore(env, host);
+  const lists = await openWorkerStore(env, host);
+  const store = lists instanceof SingleList ? lists.store : undefined;
   // With the Durable Object, WebSocket subscribers connect to the object, which holds them through
   // hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
   const openSocket =
@@ -22,5 +24,5 @@ export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise
           return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
         }
       : undefined;
-  return createApp({ store, config, upgradeWebSocket, ...(openSocket === undefined ? {} : { openSocket }) });
+  return createApp({ lists, config, upgradeWebSocket, ...(openSocket === undefined ? {} : { openSocket }) });
 }

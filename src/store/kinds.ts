@@ -3,11 +3,12 @@
 import { type EnvRecord, parseChoice, read } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { DurableObjectStore, type ListObjectNamespace } from "./durable-object/durable-store.ts";
-import { MemoryStore } from "./memory.ts";
+import { MemoryLists } from "./memory-lists.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
+import { SingleList } from "./single-list.ts";
 import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileStore, type StoreLog } from "./sqlite/file-store.ts";
-import type { TaskStore } from "./store.ts";
+import type { TaskLists } from "./store.ts";
 
 /** What a Node, Bun or Deno server offers the stores: its runtime's SQLite driver, and its log. */
 export interface ServerHost {
@@ -33,9 +34,9 @@ interface StoreKind {
   /** Settings of this store a Worker does not read, and what to do instead. */
   readonly notOnWorkers?: Readonly<Record<string, string>>;
   /** How a server opens it; absent where a server cannot hold it. */
-  readonly onServer?: (env: EnvRecord, host: ServerHost) => Promise<TaskStore>;
+  readonly onServer?: (env: EnvRecord, host: ServerHost) => Promise<TaskLists>;
   /** How a Worker opens it; absent where a Worker cannot hold it. */
-  readonly onWorker?: (env: EnvRecord, host: WorkerHost) => Promise<TaskStore>;
+  readonly onWorker?: (env: EnvRecord, host: WorkerHost) => Promise<TaskLists>;
 }
 
 /** The database file a SQLite store uses when SQLITE_PATH is unset, relative to the working directory. */
@@ -51,15 +52,17 @@ const KINDS = {
   memory: {
     settings: [],
     keeps: () => "in memory",
-    onServer: async () => new MemoryStore(),
+    onServer: async () => new MemoryLists(),
     // On Workers one request may not wake another, so a waiting reader looks again on its own timer.
-    onWorker: async () => new MemoryStore({ pollMs: WORKER_MEMORY_POLL_MS }),
+    onWorker: async () => new MemoryLists({ pollMs: WORKER_MEMORY_POLL_MS }),
   },
   sqlite: {
     settings: ["SQLITE_PATH"],
     keeps: (env) => `in ${JSON.stringify(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH)}`,
     notOnWorkers: { SQLITE_PATH: "set TASK_STORE=durable to keep the list in the Durable Object's SQLite" },
-    onServer: async (env, host) => openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host),
+    // One list for now: the file's tables hold the default list only.
+    onServer: async (env, host) =>
+      new SingleList(openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host)),
   },
   durable: {
     settings: [],
@@ -71,7 +74,7 @@ const KINDS = {
           "TASK_STORE is durable but the TASK_LIST Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LIST to the TaskListObject class in wrangler.toml",
         );
       }
-      return new DurableObjectStore(namespace);
+      return new SingleList(new DurableObjectStore(namespace));
     },
   },
   postgres: {
@@ -83,7 +86,9 @@ const KINDS = {
     },
     // The driver is loaded only when asked for, so that the other stores start without it.
     onServer: async (env) =>
-      (await import("./postgres/server-pool.ts")).openPostgresStore(parsePostgresServerConfig(env)),
+      new SingleList(
+        await (await import("./postgres/server-pool.ts")).openPostgresStore(parsePostgresServerConfig(env)),
+      ),
     onWorker: async (env, host) => {
       const binding = host.bindings.TASK_DB;
       if (binding === undefined) {
@@ -91,11 +96,8 @@ const KINDS = {
           "TASK_STORE is postgres but the TASK_DB Hyperdrive binding is missing: run or deploy with --env postgres, or bind TASK_DB to a Hyperdrive configuration in wrangler.toml",
         );
       }
-      return (await import("./postgres/hyperdrive.ts")).hyperdriveStore(
-        binding,
-        parsePostgresSchema(env),
-        host.waitUntil,
-      );
+      const { hyperdriveStore } = await import("./postgres/hyperdrive.ts");
+      return new SingleList(hyperdriveStore(binding, parsePostgresSchema(env), host.waitUntil));
     },
   },
 } as const satisfies Record<string, StoreKind>;
@@ -104,21 +106,21 @@ type KindName = keyof typeof KINDS;
 type Where = "onServer" | "onWorker";
 
 /**
- * Opens the store TASK_STORE names for a Node, Bun or Deno server. A SQLite file is opened and a
+ * Opens the lists of the store TASK_STORE names for a Node, Bun or Deno server. A SQLite file is opened and a
  * PostgreSQL database reached here, at start, so a list that cannot be served stops the server
  * with a {@link ConfigError} naming the variable and the cause, before it takes any request.
  */
-export async function openServerStore(env: EnvRecord, host: ServerHost): Promise<TaskStore> {
+export async function openServerStore(env: EnvRecord, host: ServerHost): Promise<TaskLists> {
   const open = (KINDS[chooseKind(env, "onServer")] as StoreKind).onServer;
   if (open === undefined) throw new Error("chooseKind returned a store servers cannot open");
   return open(env, host);
 }
 
 /**
- * Opens the store TASK_STORE names for a Worker, from its bindings. Nothing is reached yet: Workers
+ * Opens the lists of the store TASK_STORE names for a Worker, from its bindings. Nothing is reached yet: Workers
  * allow no I/O at start, so a database or object that cannot be reached gets 503 per request.
  */
-export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<TaskStore> {
+export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<TaskLists> {
   const open = (KINDS[chooseKind(env, "onWorker")] as StoreKind).onWorker;
   if (open === undefined) throw new Error("chooseKind returned a store Workers cannot open");
   return open(env, host);
@@ -151,7 +153,7 @@ function chooseKind(env: EnvRecord, where: Where): KindName {
 }
 
 /** Opens the list in the SQLite file at `path`, or stops the start naming SQLITE_PATH and the cause. */
-function openSqliteStore(path: string, host: ServerHost): TaskStore {
+function openSqliteStore(path: string, host: ServerHost): SqliteFileStore {
   let connection: SqliteFileConnection | undefined;
   try {
     connection = host.openSqlite(path);

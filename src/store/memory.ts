@@ -1,6 +1,7 @@
 // The default store: the list in this isolate's or process's memory, gone when it ends.
 import { EncodedList } from "../list/encoded-list.ts";
 import { HeldList } from "../list/held-list.ts";
+import type { Continuation } from "../list/list-directory.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import { HeldListStore } from "./held-store.ts";
 
@@ -10,8 +11,23 @@ import { HeldListStore } from "./held-store.ts";
  * isolates' lists of the same length.
  */
 export class MemoryStore extends HeldListStore {
-  /** With `pollMs`, readers waiting for a change look again on a timer of their own. */
-  constructor(options: { readonly pollMs?: number } = {}) {
-    super(() => new HeldList(new EncodedList(crypto.randomUUID().slice(0, 8), INITIAL_TASKS)), undefined, options);
+  /**
+   * With `pollMs`, readers waiting for a change look again on a timer of their own. With `after`,
+   * the list starts empty, its ids and change numbers after those (a list other than the default
+   * one, or one made again); without, from the initial tasks.
+   */
+  constructor(options: { readonly pollMs?: number; readonly after?: Continuation } = {}) {
+    const { after } = options;
+    const tasks =
+      after === undefined
+        ? INITIAL_TASKS
+        : { tasks: [], deletions: [], change: after.change, highestId: after.highestId, forgotten: after.change };
+    super(() => new HeldList(new EncodedList(crypto.randomUUID().slice(0, 8), tasks)), undefined, options);
+  }
+
+  /** The highest id the list gave and its last change number: where it would continue if made again. */
+  get reached(): Continuation {
+    const { highestId, change } = this.read();
+    return { highestId, change };
   }
 }

@@ -15,6 +15,7 @@ Cases POST tasks, so point it at a deployment whose list may grow.
                             a token from READ_TOKENS and one from WRITE_TOKENS, for a deployment with both set:
                             requests carry the write token, and the access rules are checked
   --cors-origins LIST       the deployment's CORS_ORIGINS ("*" or comma-separated origins); default: CORS off
+  --list-path PATH          test a named list, such as /lists/groceries (created beforehand), instead of /tasks
   --fresh                   the deployment has served no POST yet: expect exactly the two initial tasks
   --worker                  the deployment is a Cloudflare Worker: skips the cases that send an empty
                             If-Match or Content-Type, which workerd drops before the Worker sees them
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     "read-token": { type: "string" },
     "write-token": { type: "string" },
     "cors-origins": { type: "string" },
+    "list-path": { type: "string" },
     fresh: { type: "boolean", default: false },
     worker: { type: "boolean", default: false },
     "request-timeout-ms": { type: "string", default: "30000" },
@@ -52,6 +54,9 @@ const readToken = values["read-token"];
 const writeToken = values["write-token"];
 if ((readToken === undefined) !== (writeToken === undefined)) usageError("--read-token and --write-token go together");
 const corsValue = values["cors-origins"]?.trim();
+const listPath = values["list-path"];
+if (listPath !== undefined && !/^\/lists\/[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(listPath))
+  usageError("--list-path must be /lists/ then a list's name, such as /lists/groceries");
 const options: ConformanceOptions = {
   ...(values["base-path"] === undefined ? {} : { basePath: values["base-path"] }),
   ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
@@ -61,6 +66,7 @@ const options: ConformanceOptions = {
   ...(corsValue === undefined
     ? {}
     : { corsOrigins: corsValue === "*" ? "*" : corsValue.split(",").map((o) => o.trim()) }),
+  ...(listPath === undefined ? {} : { listPath }),
   fresh: values.fresh,
   worker: values.worker,
 };

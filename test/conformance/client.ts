@@ -42,6 +42,12 @@ export interface ConformanceOptions {
    * Content-Type among them) before the service sees it, so the cases that send one are skipped.
    */
   readonly worker?: boolean;
+  /**
+   * The path of a named list under the base path, such as `/lists/groceries`: the list's paths
+   * (`/tasks`, `/tasks/{id}`, `/tasks/events`) are sent under it, and `/index.php`, which serves the
+   * default list only, becomes its `/tasks`. Default: the default list at the top level.
+   */
+  readonly listPath?: string;
 }
 
 /** A body to send: text or bytes as they are, or bytes streamed in chunks without a Content-Length. */
@@ -111,13 +117,13 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
   const origin = base.slice(0, base.length - basePath.length);
 
   const open = (spec: RequestSpec): Promise<Response> => {
-    const url = `${spec.outsideBasePath === true ? origin : base}${spec.path}`;
+    const url = `${spec.outsideBasePath === true ? origin : base}${inList(options, spec.path)}`;
     const token = spec.anonymous === true ? undefined : options.tokens?.write;
     return target.fetch(new Request(url, requestInit(spec, token)));
   };
 
   const socket = (path: string): WebSocket => {
-    const url = `${base.replace(/^http/, "ws")}${path}`;
+    const url = `${base.replace(/^http/, "ws")}${inList(options, path)}`;
     const token = options.tokens?.read;
     // Node's WebSocket (undici) takes headers beside the standard arguments; browsers cannot send them.
     const init = { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } };
@@ -169,6 +175,12 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
   };
 
   return { options, send, open, socket, readList, create };
+}
+
+/** Where a path under the base path is sent: a list's paths under `listPath` when the options name a named list. */
+export function inList(options: ConformanceOptions, path: string): string {
+  if (options.listPath === undefined) return path;
+  return path.replace(/^\/index\.php(?=$|\?)/, "/tasks").replace(/^\/tasks(?=$|[/?])/, `${options.listPath}/tasks`);
 }
 
 /** A POST of `value` as JSON with `Content-Type: application/json`. */

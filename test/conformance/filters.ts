@@ -1,7 +1,7 @@
 // The contract's "Filters and pages": `completed` and `limit` on GET and HEAD of the list, with
 // `after`, the Link to the next page, and the 400 for any other value.
 import { check, checkEqual } from "./check.ts";
-import type { Client, ListSnapshot, Reply, Task } from "./client.ts";
+import { type Client, inList, type ListSnapshot, type Reply, type Task } from "./client.ts";
 import { checkErrorBody } from "./expect.ts";
 import { checkHeadMatchesGet, type StatefulCase } from "./stateful.ts";
 
@@ -49,7 +49,9 @@ function checkPage(client: Client, reply: Reply, list: ListSnapshot, path: strin
   checkEqual(reply.text, JSON.stringify(page), `body of ${what}`);
   const last = page.at(-1)?.id;
   const next = { ...query, after: last };
-  const link = more ? `<${client.options.basePath ?? ""}${path}${queryString(next)}>; rel="next"` : null;
+  const link = more
+    ? `<${client.options.basePath ?? ""}${inList(client.options, path)}${queryString(next)}>; rel="next"`
+    : null;
   checkEqual(reply.headers.get("link"), link, `Link of ${what}`);
   return page;
 }
@@ -57,7 +59,7 @@ function checkPage(client: Client, reply: Reply, list: ListSnapshot, path: strin
 /** Reads every page from `path` with `query`, following each Link, and returns the tasks of all of them. */
 async function followPages(client: Client, list: ListSnapshot, path: string, query: Query): Promise<Task[]> {
   const tasks: Task[] = [];
-  let request = `${client.options.basePath ?? ""}${path}${queryString(query)}`;
+  let request = `${client.options.basePath ?? ""}${inList(client.options, path)}${queryString(query)}`;
   let current = query;
   for (let pages = 0; ; pages++) {
     check(pages <= list.tasks.length, `following Link from ${path}${queryString(query)} never ends`);

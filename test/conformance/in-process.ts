@@ -2,16 +2,21 @@
 // contract is checked at the speed of the store itself.
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import type { TaskStore } from "../../src/store/store.ts";
+import type { TaskLists, TaskStore } from "../../src/store/store.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import type { ConformanceTarget } from "./client.ts";
 
 /**
- * The app over `store`, configured from `env` as a runtime entry configures it (its log off), as a
- * target whose every exchange is also checked against the app's own OpenAPI document.
+ * The app over `store` (the default list alone) or `lists`, configured from `env` as a runtime entry
+ * configures it (its log off), as a target whose every exchange is also checked against the app's
+ * own OpenAPI document.
  */
-export function inProcessTarget(store: TaskStore, env: Readonly<Record<string, string>> = {}): ConformanceTarget {
-  const app = createApp({ store, config: parseAppConfig({ ...env, LOG_LEVEL: "off" }) });
+export function inProcessTarget(
+  store: TaskStore | { readonly lists: TaskLists },
+  env: Readonly<Record<string, string>> = {},
+): ConformanceTarget {
+  const config = parseAppConfig({ ...env, LOG_LEVEL: "off" });
+  const app = createApp("lists" in store ? { lists: store.lists, config } : { store, config });
   const fetch = checkedAgainstOpenApi((request: Request) => Promise.resolve(app.request(request)), env.BASE_PATH);
   return { baseUrl: `http://localhost${env.BASE_PATH ?? ""}`, fetch };
 }

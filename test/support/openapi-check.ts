@@ -49,7 +49,8 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
 
   /**
    * The document's path that `path` is: itself when listed, else a template whose `{name}`
-   * segments take the segment as an integer written canonically, valid against its parameter's schema.
+   * segments take the segment (as an integer written canonically, for an integer parameter), valid
+   * against its parameter's schema.
    */
   const documentedPath = (path: string): string => {
     const paths = (document.paths ?? {}) as Record<string, Json>;
@@ -63,8 +64,11 @@ export function openApiChecker(document: Json): (exchange: Exchange) => string[]
         const segment = segments[i] ?? "";
         if (!part.startsWith("{")) return part === segment;
         const index = parameters.findIndex((each) => each.in === "path" && `{${each.name}}` === part);
-        if (index < 0 || !/^(0|[1-9][0-9]*)$/.test(segment)) return false;
+        if (index < 0) return false;
         const schema = `/paths/${escapePointer(template)}/parameters/${index}/schema`;
+        // A string parameter (a list's name) takes the segment as it is; an integer one written canonically.
+        if (nodeAt(schema)?.type === "string") return validate(schema, segment) === undefined;
+        if (!/^(0|[1-9][0-9]*)$/.test(segment)) return false;
         return validate(schema, Number(segment)) === undefined;
       });
       if (fits) return template;

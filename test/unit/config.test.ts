@@ -35,6 +35,7 @@ describe("parseAppConfig", () => {
       writeTokens: [],
       maxSubscribers: 10_000,
       maxIdempotencyKeys: 10_000,
+      maxLists: 1_000,
       timeRules: { scale: 1, pingIntervalMs: 20_000, keepAliveMs: 15_000, bodySilenceMs: 10_000 },
     });
   });
@@ -102,6 +103,17 @@ describe("parseAppConfig", () => {
         expectRefusal(parseAppConfig, { [name]: value }, name);
       },
     );
+  });
+
+  describe("MAX_LISTS", () => {
+    test.each(["1", "1000", "1000000"])("%s is read as a whole number", (value) => {
+      expect(parseAppConfig({ MAX_LISTS: value }).maxLists).toBe(Number(value));
+    });
+
+    test.each(["0", "-1", "1.5", "1000001", "many", " 10"])("%j is refused naming MAX_LISTS and its range", (value) => {
+      expectRefusal(parseAppConfig, { MAX_LISTS: value }, "MAX_LISTS");
+      expect(() => parseAppConfig({ MAX_LISTS: value })).toThrow("from 1 to 1000000");
+    });
   });
 
   describe("MAX_LIST_BYTES", () => {

@@ -1,4 +1,6 @@
+import { beforeAll, expect } from "vitest";
 import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryLists } from "../../src/store/memory-lists.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";
@@ -14,4 +16,22 @@ const configured = inProcessTarget(new MemoryStore(), CONFIGURED_ENV);
 describeConformance("conformance through app.request, every setting configured", () => configured, {
   ...CONFIGURED_OPTIONS,
   fresh: true,
+});
+
+// A named list is the whole contract too: the suite's requests to the list go under /lists/{name}.
+const lists = new MemoryLists();
+const named = inProcessTarget({ lists }, CONFIGURED_ENV);
+beforeAll(async () => {
+  const created = await named.fetch(
+    new Request(`${named.baseUrl}/lists/conformance`, {
+      method: "PUT",
+      body: JSON.stringify({ title: "Conformance" }),
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${CONFIGURED_OPTIONS.tokens?.write}` },
+    }),
+  );
+  expect(created.status).toBe(201);
+});
+describeConformance("conformance through app.request, a named list, every setting configured", () => named, {
+  ...CONFIGURED_OPTIONS,
+  listPath: "/lists/conformance",
 });

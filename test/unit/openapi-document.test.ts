@@ -36,6 +36,12 @@ describe.each([
       "/index.php",
       "/tasks/events",
       "/tasks/{id}",
+      "/lists",
+      "/lists/default",
+      "/lists/{name}",
+      "/lists/{name}/tasks",
+      "/lists/{name}/tasks/events",
+      "/lists/{name}/tasks/{id}",
       "/openapi.json",
       "/",
     ]);
@@ -136,8 +142,8 @@ describe.each([
       for (const method of ["PUT", "DELETE", "PATCH", "PURGE", "POST"].filter(
         (m) => !listed.includes(m.toLowerCase()),
       )) {
-        // Task 1 stands for every task.
-        const res = await app.request(`${base}${path.replace("{id}", "1")}`, { method });
+        // Task 1 stands for every task, and a list never created for every list: a method is refused before the list is looked at.
+        const res = await app.request(`${base}${path.replace("{id}", "1").replace("{name}", "other")}`, { method });
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(res.headers.get("Allow"), `${method} ${path}`).toBe(listed.join(", ").toUpperCase());
       }

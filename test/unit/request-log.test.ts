@@ -215,7 +215,7 @@ describe("what a client sends cannot forge a log field or break the line", () =>
     expect(first?.path).toBe(`/tasks/${HOSTILE.slice(0, 10).join("x")}`);
     expect(first?.query).toBe(new URL(`http://localhost${path}${query}`).search);
     expect(first?.requestId).toMatch(/^[\w-]+$/);
-    expect(Object.keys(second ?? {})).toEqual([...KEYS, "query", "userAgent"]);
+    expect(Object.keys(second ?? {})).toEqual([...KEYS, "list", "query", "userAgent"]);
     expect(second).toMatchObject({ method: "POST", path: "/tasks", status: 400, userAgent: agent });
   });
 
@@ -237,6 +237,7 @@ describe("what a client sends cannot forge a log field or break the line", () =>
       complete: true,
       text: false,
       method: text,
+      list: undefined,
       logFields: { query: text, userAgent: text },
       headers: undefined,
     };

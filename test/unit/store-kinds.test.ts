@@ -2,15 +2,17 @@ import { describe, expect, test } from "vitest";
 import { ConfigError } from "../../src/errors.ts";
 import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import { openServerStore, openWorkerStore, type WorkerHost } from "../../src/store/kinds.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryLists } from "../../src/store/memory-lists.ts";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import {
   hideDatabasePassword,
   parsePostgresServerConfig,
   redactDatabaseUrl,
 } from "../../src/store/postgres/settings.ts";
+import { SingleList } from "../../src/store/single-list.ts";
 import { SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
+import type { TaskLists, TaskStore } from "../../src/store/store.ts";
 
 /** A server host whose SQLite files are in memory, remembering the paths it was asked to open. */
 function serverHost(): { openSqlite: typeof openNodeSqlite; opened: string[] } {
@@ -29,6 +31,12 @@ function workerHost(bindings: WorkerHost["bindings"] = {}): WorkerHost {
   return { bindings, waitUntil: () => {} };
 }
 
+/** The one store of a store kind that holds the default list only. */
+function onlyList(lists: TaskLists): TaskStore {
+  expect(lists).toBeInstanceOf(SingleList);
+  return (lists as SingleList).store;
+}
+
 const NAMESPACE: ListObjectNamespace = {
   getByName: () => {
     throw new Error("not called at open");
@@ -37,13 +45,13 @@ const NAMESPACE: ListObjectNamespace = {
 
 describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
   test("keep the list in memory when TASK_STORE is unset or empty", async () => {
-    expect(await openServerStore({}, serverHost())).toBeInstanceOf(MemoryStore);
-    expect(await openServerStore({ TASK_STORE: "" }, serverHost())).toBeInstanceOf(MemoryStore);
+    expect(await openServerStore({}, serverHost())).toBeInstanceOf(MemoryLists);
+    expect(await openServerStore({ TASK_STORE: "" }, serverHost())).toBeInstanceOf(MemoryLists);
   });
 
   test("TASK_STORE=sqlite keeps the list in tasks.db unless SQLITE_PATH names another file", async () => {
     const host = serverHost();
-    expect(await openServerStore({ TASK_STORE: "sqlite" }, host)).toBeInstanceOf(SqliteFileStore);
+    expect(onlyList(await openServerStore({ TASK_STORE: "sqlite" }, host))).toBeInstanceOf(SqliteFileStore);
     await openServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: "/var/lib/tasks/list.db" }, host);
     expect(host.opened).toEqual(["tasks.db", "/var/lib/tasks/list.db"]);
   });
@@ -65,14 +73,14 @@ describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
 
 describe("TASK_STORE on Workers", () => {
   test("is memory by default, and durable or postgres when asked, from their bindings", async () => {
-    expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(MemoryStore);
-    expect(await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))).toBeInstanceOf(
-      DurableObjectStore,
-    );
+    expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(MemoryLists);
+    expect(
+      onlyList(await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))),
+    ).toBeInstanceOf(DurableObjectStore);
     const hyperdrive = { connectionString: "postgres://user:secret@127.0.0.1:1/tasks" };
-    expect(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))).toBeInstanceOf(
-      PostgresStore,
-    );
+    expect(
+      onlyList(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))),
+    ).toBeInstanceOf(PostgresStore);
   });
 
   test("TASK_STORE=sqlite stops the Worker, naming the choices", async () => {
