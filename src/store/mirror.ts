@@ -9,6 +9,18 @@ import { type CopiedChange, EncodedList, type ListVersion } from "../list/encode
  */
 export const CHANGES_CHUNK_BYTES = 4 * 1024 * 1024;
 
+const encoder = new TextEncoder();
+
+/** One change as a store hands it to a copy: the task as the change left it, or its deletion. */
+export interface ChangedRow {
+  readonly id: number;
+  readonly change: number;
+  /** The change that created the task; 0 for a deletion. */
+  readonly created: number;
+  /** The task's JSON text after the change; absent for a deletion. */
+  readonly json?: string;
+}
+
 /**
  * What changed in the list since a reader's copy, in change order: each task's last change and each
  * deletion, or, when the reply is a `journal`, every change.
@@ -31,16 +43,8 @@ export interface ListChanges {
    * task's creation is that creation. Otherwise only each task's last change.
    */
   readonly journal: boolean;
-  /** The tasks whose last change is after `after`, up to `through`, in change order: their JSON joined by commas, and of each its length, id, creation and last change (in a journal, the change that left it so). */
-  readonly tasks: {
-    readonly json: Uint8Array<ArrayBuffer>;
-    readonly lengths: readonly number[];
-    readonly ids: readonly number[];
-    readonly created: readonly number[];
-    readonly changed: readonly number[];
-  };
-  /** The deletions after `after`, up to `through`, in change order. */
-  readonly deleted: { readonly ids: readonly number[]; readonly changes: readonly number[] };
+  /** The changes after `after`, up to `through`, in change order, deletions included: of each task its last change, or in a journal every change. */
+  readonly rows: readonly ChangedRow[];
 }
 
 /**
@@ -119,7 +123,7 @@ export class ListMirror {
       }
       instance = reply.instance;
       every &&= reply.journal;
-      for (const change of changesOf(reply)) received.push(change);
+      for (const row of reply.rows) received.push(copied(row));
       after = reply.through;
     } while (reply.through < reply.change);
     if (!fresh) {
@@ -153,20 +157,7 @@ function lastOfEach(changes: readonly CopiedChange[]): CopiedChange[] {
   return [...last.values()].sort((a, b) => a.change - b.change);
 }
 
-/** The changes of one reply, tasks and deletions merged in change order. */
-function changesOf(reply: ListChanges): CopiedChange[] {
-  const { tasks, deleted } = reply;
-  const merged: CopiedChange[] = [];
-  let offset = 0;
-  for (const [at, length] of tasks.lengths.entries()) {
-    merged.push({
-      id: tasks.ids[at] ?? 0,
-      change: tasks.changed[at] ?? 0,
-      created: tasks.created[at] ?? 0,
-      json: tasks.json.subarray(offset, offset + length),
-    });
-    offset += length + 1;
-  }
-  for (const [at, id] of deleted.ids.entries()) merged.push({ id, change: deleted.changes[at] ?? 0, created: 0 });
-  return merged.sort((a, b) => a.change - b.change);
+/** A row as the list copies it: its JSON as UTF-8. */
+function copied({ id, change, created, json }: ChangedRow): CopiedChange {
+  return json === undefined ? { id, change, created } : { id, change, created, json: encoder.encode(json) };
 }

@@ -157,11 +157,14 @@ describe("every change of the Durable Object's list", () => {
     await writer.update(1, { title: "Edited once" }, LIMITS);
     await writer.update(1, { title: "Edited twice" }, LIMITS);
     const folded = await stub.changes(instance, before.change - 1);
-    expect(folded).toMatchObject({ journal: false, tasks: { changed: [before.change + 2] } });
+    expect(folded).toMatchObject({ journal: false, rows: [{ id: 1, change: before.change + 2 }] });
     const every = await stub.changes(instance, before.change);
     expect(every).toMatchObject({
       journal: true,
-      tasks: { ids: [1, 1], changed: [before.change + 1, before.change + 2] },
+      rows: [
+        { id: 1, change: before.change + 1 },
+        { id: 1, change: before.change + 2 },
+      ],
     });
     await mixedWrites(writer);
     const list = await reader.read();

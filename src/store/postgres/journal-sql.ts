@@ -73,7 +73,7 @@ function recordChangeFunction(s: string): string {
 /**
  * The catch-up query's answer from the journal, as common table expressions after its `state`
  * (with the reader's `after`): `logged_kept` holds every change after the reader's, up to about
- * `$3` bytes or `$4` changes; `logged_reply` the reply made of them; `mode.journal` whether they
+ * `$3` bytes or `$4` changes; `logged_reply` the last change they reach; `mode.journal` whether they
  * are every change from the reader's to the reply's `through`, which the journal then answers.
  */
 export function journalReply(s: string): string {
@@ -92,11 +92,7 @@ export function journalReply(s: string): string {
 ), logged_reply AS (
   SELECT CASE WHEN (SELECT count(*) FROM logged_kept) < (SELECT count(*) FROM logged) OR (SELECT count(*) FROM logged) >= $4
       THEN max(change) ELSE (SELECT change_number FROM state) END AS through,
-    count(*) AS changes,
-    string_agg(json, ',' ORDER BY change) AS json,
-    string_agg(octet_length(json)::text || ':' || id::text || ':' || created::text || ':' || change::text, ','
-      ORDER BY change) FILTER (WHERE json IS NOT NULL) AS tasks,
-    string_agg(id::text || ':' || change::text, ',' ORDER BY change) FILTER (WHERE json IS NULL) AS deleted
+    count(*) AS changes
   FROM logged_kept
 ), mode AS (
   -- Every change, none trimmed and none missing: a write of an earlier version journals nothing.

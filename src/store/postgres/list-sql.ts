@@ -33,6 +33,8 @@ export function statements(schema: string): Statements {
   // scan would read them all until vacuum comes. Bytes a task adds to the list's JSON: its JSON,
   // the id's digits counted here, and a comma before every task but the first.
   const added = "$1 + length((last_id + 1)::text) + (task_count > 0)::integer";
+  // The state's columns in a row of the catch-up query that carries a change.
+  const stateless = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
   return {
     // One statement, so it is one transaction however the driver and Hyperdrive pool connections.
     // The advisory lock keeps processes that start at once from racing to create the same tables.
@@ -96,12 +98,13 @@ BEGIN
   ${installFunction(schema, "restored", restoredFunction(s, schema))}
 END
 $init$`,
-    // One statement, so the counters are of the same moment as the tasks. A reader whose change
-    // cannot be brought up to date (another list, a change past the list's or older than the
-    // deletions it remembers) gets everything from 0. One the journal holds every change since gets
-    // them all; any other each task's last change. The window keeps the changes whose JSON starts
-    // before the chunk's byte limit: at least one, so a reader always moves on; `through` is the
-    // last change the reply covers.
+    // One statement, so the counters are of the same moment as the tasks: its first row is the
+    // list's state, each row after it one change (\`row_change\` set), in change order. A reader
+    // whose change cannot be brought up to date (another list, a change past the list's or older
+    // than the deletions it remembers) gets everything from 0. One the journal holds every change
+    // since gets them all; any other each task's last change. The window keeps the changes whose
+    // JSON starts before the chunk's byte limit: at least one, so a reader always moves on;
+    // \`through\` is the last change the reply covers.
     changes: `WITH state AS (
   SELECT instance, task_count, json_bytes, change_number, last_id, forgotten,
     CASE WHEN instance = $1 AND $2::bigint <= change_number AND ($2::bigint = 0 OR $2::bigint >= forgotten)
@@ -117,16 +120,23 @@ $init$`,
 ), bound AS (
   SELECT CASE WHEN (SELECT count(*) FROM kept) < (SELECT count(*) FROM next) OR (SELECT count(*) FROM next) >= $4
     THEN (SELECT max(changed) FROM kept) ELSE (SELECT change_number FROM state) END AS through
+), reply AS (
+  SELECT mode.journal, CASE WHEN mode.journal THEN logged_reply.through ELSE bound.through END AS through
+  FROM mode, logged_reply, bound
 )
 SELECT state.instance, state.task_count, state.json_bytes::float8 AS json_bytes, state.change_number::float8 AS change,
-  state.last_id, state.forgotten::float8 AS forgotten, state.after::float8 AS after, mode.journal,
-  (CASE WHEN mode.journal THEN logged_reply.through ELSE bound.through END)::float8 AS through,
-  CASE WHEN mode.journal THEN logged_reply.json ELSE (SELECT string_agg(json, ',' ORDER BY changed) FROM kept) END AS json,
-  CASE WHEN mode.journal THEN logged_reply.tasks ELSE (SELECT string_agg(octet_length(json)::text || ':' || id::text
-    || ':' || created::text || ':' || changed::text, ',' ORDER BY changed) FROM kept) END AS tasks,
-  CASE WHEN mode.journal THEN logged_reply.deleted ELSE (SELECT string_agg(d.id::text || ':' || d.change::text, ','
-    ORDER BY d.change) FROM ${s}.deletions d WHERE d.change > state.after AND d.change <= bound.through) END AS deleted
-FROM state, bound, logged_reply, mode`,
+  state.last_id, state.forgotten::float8 AS forgotten, state.after::float8 AS after, reply.journal,
+  reply.through::float8 AS through, NULL::integer AS id, NULL::float8 AS row_change, NULL::float8 AS created,
+  NULL::text AS json
+FROM state, reply
+UNION ALL
+SELECT ${stateless}, id, change::float8, created::float8, json FROM logged_kept WHERE (SELECT journal FROM reply)
+UNION ALL
+SELECT ${stateless}, id, changed::float8, created::float8, json FROM kept
+UNION ALL
+SELECT ${stateless}, d.id, d.change::float8, 0, NULL FROM ${s}.deletions d, state, reply
+WHERE NOT reply.journal AND d.change > state.after AND d.change <= reply.through
+ORDER BY row_change NULLS FIRST`,
     append: `WITH added AS (
   UPDATE ${s}.list SET task_count = task_count + 1, last_id = last_id + 1, json_bytes = json_bytes + ${added},
     change_number = change_number + 1
@@ -240,29 +250,20 @@ function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-const encoder = new TextEncoder();
-
-/** The reply to a reader's question, from the row of {@link Statements.changes}. */
-export function changesOf(row: Record<string, unknown>): ListChanges {
-  const json = encoder.encode(typeof row.json === "string" ? row.json : "") as Uint8Array<ArrayBuffer>;
-  const tasks = typeof row.tasks === "string" ? row.tasks.split(",").map((task) => task.split(":").map(Number)) : [];
-  const deleted =
-    typeof row.deleted === "string" ? row.deleted.split(",").map((gone) => gone.split(":").map(Number)) : [];
+/** The reply to a reader's question, from the rows of {@link Statements.changes}: the list's state, then each change. */
+export function changesOf([state, ...changed]: readonly Record<string, unknown>[]): ListChanges {
   return {
-    instance: String(row.instance),
-    change: Number(row.change),
-    highestId: Number(row.last_id),
-    forgotten: Number(row.forgotten),
-    after: Number(row.after),
-    through: Number(row.through),
-    journal: row.journal === true,
-    tasks: {
-      json,
-      lengths: tasks.map((task) => task[0] ?? 0),
-      ids: tasks.map((task) => task[1] ?? 0),
-      created: tasks.map((task) => task[2] ?? 0),
-      changed: tasks.map((task) => task[3] ?? 0),
-    },
-    deleted: { ids: deleted.map((gone) => gone[0] ?? 0), changes: deleted.map((gone) => gone[1] ?? 0) },
+    instance: String(state?.instance),
+    change: Number(state?.change),
+    highestId: Number(state?.last_id),
+    forgotten: Number(state?.forgotten),
+    after: Number(state?.after),
+    through: Number(state?.through),
+    journal: state?.journal === true,
+    rows: changed.map(({ id, row_change, created, json }) =>
+      typeof json === "string"
+        ? { id: Number(id), change: Number(row_change), created: Number(created), json }
+        : { id: Number(id), change: Number(row_change), created: 0 },
+    ),
   };
 }

@@ -202,10 +202,11 @@ export class PostgresStore implements seam.TaskStore {
   /** What changed after change `after` of list `instance` (see `ChangesSince`). */
   async #changesSince(sql: Sql, instance: string | undefined, after: number): Promise<ListChanges> {
     const parameters = [instance ?? "", after, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
-    const [row] = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
-    if (row === undefined) throw new MissingList("The list's row is missing");
-    this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-    return changesOf(row);
+    const rows = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
+    const [state] = rows;
+    if (state === undefined) throw new MissingList("The list's row is missing");
+    this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
+    return changesOf(rows);
   }
 
   async #initialise(sql: Sql): Promise<void> {

@@ -1,15 +1,17 @@
 // What changed in a SQLite list after a change number, in change order: the reply a Durable
 // Object gives a Worker's copy of the list, and what it sends its WebSocket subscribers.
 import type { ListEvent } from "../../list/encoded-list.ts";
-import { taskJson } from "../../list/task.ts";
-import type { ListChanges } from "../mirror.ts";
+import { sqliteTaskJson } from "../../list/task-sql.ts";
+import type { ChangedRow, ListChanges } from "../mirror.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import type { ChangeCounters } from "./sqlite-edits.ts";
-import { type JournalRead, journalAfter } from "./sqlite-journal.ts";
+import { journalAfter } from "./sqlite-journal.ts";
 
 const encoder = new TextEncoder();
-const TASKS_CHANGED_AFTER =
-  "SELECT id, title_json, completed, created, changed FROM tasks WHERE changed > ? ORDER BY changed";
+/** Each task changed after a change, with its JSON and the JSON's length in bytes. */
+const TASKS_CHANGED_AFTER = `SELECT id, created, changed, json, length(CAST(json AS BLOB)) AS bytes FROM (
+  SELECT id, created, changed, ${sqliteTaskJson()} AS json FROM tasks WHERE changed > ?
+) ORDER BY changed`;
 const DELETED_AFTER = "SELECT id, change FROM deletions WHERE change > ? AND change <= ? ORDER BY change";
 
 /**
@@ -27,101 +29,45 @@ export function changesSince(
   journal = false,
 ): ListChanges {
   const from = after > counters.change || (after > 0 && after < counters.forgotten) ? 0 : after;
-  const every = journal && from > 0 ? journalAfter(db, from, counters.change, maxBytes) : undefined;
-  if (every !== undefined) return journalReply(instance, counters, from, every);
-  const parts: Uint8Array[] = [];
-  const ids: number[] = [];
-  const created: number[] = [];
-  const changed: number[] = [];
+  const { change, highestId, forgotten } = counters;
+  const reply = { instance, change, highestId, forgotten, after: from };
+  const every = journal && from > 0 ? journalAfter(db, from, change, maxBytes) : undefined;
+  if (every !== undefined) return { ...reply, through: every.through, journal: true, rows: every.rows };
+  const tasks: ChangedRow[] = [];
   let size = 0;
-  let through = counters.change;
+  let through = change;
   for (const row of db.iterate(TASKS_CHANGED_AFTER, from)) {
-    const id = Number(row.id);
-    const title = JSON.parse(String(row.title_json)) as string;
-    const json = encoder.encode(taskJson({ id, title, completed: row.completed === 1 }));
-    size += json.byteLength + (parts.length > 0 ? 1 : 0);
-    parts.push(json);
-    ids.push(id);
-    created.push(Number(row.created));
-    changed.push(Number(row.changed));
+    tasks.push({
+      id: Number(row.id),
+      change: Number(row.changed),
+      created: Number(row.created),
+      json: String(row.json),
+    });
+    size += Number(row.bytes) + (tasks.length > 1 ? 1 : 0);
     if (size >= maxBytes) {
       through = Number(row.changed);
       break;
     }
   }
-  const deletions = db.query(DELETED_AFTER, from, through);
-  const json = joined(parts);
-  return {
-    instance,
-    change: counters.change,
-    highestId: counters.highestId,
-    forgotten: counters.forgotten,
-    after: from,
-    through,
-    journal: false,
-    tasks: { json, lengths: parts.map((part) => part.byteLength), ids, created, changed },
-    deleted: { ids: deletions.map((row) => Number(row.id)), changes: deletions.map((row) => Number(row.change)) },
-  };
-}
-
-/** A reply made of every change `read` holds. */
-function journalReply(instance: string, counters: ChangeCounters, after: number, read: JournalRead): ListChanges {
-  const tasks = read.changes.filter((change) => change.json !== undefined);
-  const deleted = read.changes.filter((change) => change.json === undefined);
-  return {
-    instance,
-    change: counters.change,
-    highestId: counters.highestId,
-    forgotten: counters.forgotten,
-    after,
-    through: read.through,
-    journal: true,
-    tasks: {
-      json: joined(tasks.map((task) => task.json ?? new Uint8Array())),
-      lengths: tasks.map((task) => task.json?.byteLength ?? 0),
-      ids: tasks.map((task) => task.id),
-      created: tasks.map((task) => task.created),
-      changed: tasks.map((task) => task.change),
-    },
-    deleted: { ids: deleted.map((gone) => gone.id), changes: deleted.map((gone) => gone.change) },
-  };
-}
-
-/** JSON parts joined by commas. */
-function joined(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const json = new Uint8Array(Math.max(parts.reduce((size, part) => size + part.byteLength + 1, 0) - 1, 0));
-  let offset = 0;
-  for (const [at, part] of parts.entries()) {
-    if (at > 0) json[offset++] = 0x2c;
-    json.set(part, offset);
-    offset += part.byteLength;
-  }
-  return json;
+  const deletions = db
+    .query(DELETED_AFTER, from, through)
+    .map((row): ChangedRow => ({ id: Number(row.id), change: Number(row.change), created: 0 }));
+  const rows = [...tasks, ...deletions].sort((a, b) => a.change - b.change);
+  return { ...reply, through, journal: false, rows };
 }
 
 /** The events a subscriber at change `changes.after` is sent for `changes`, in change order. */
-export function changeEvents(changes: ListChanges): ListEvent[] {
-  const { tasks, deleted, after } = changes;
+export function changeEvents({ rows, after, journal }: ListChanges): ListEvent[] {
   const events: ListEvent[] = [];
-  let offset = 0;
-  for (const [at, length] of tasks.lengths.entries()) {
-    const created = tasks.created[at] ?? 0;
-    const change = tasks.changed[at] ?? 0;
-    events.push({
-      change,
+  for (const { id, change, created, json } of rows) {
+    if (json !== undefined) {
       // In a journal a task may come more than once: only the change that created it is its creation.
-      event: (changes.journal ? created === change : created > after) ? "task" : "update",
-      id: tasks.ids[at] ?? 0,
-      json: tasks.json.subarray(offset, offset + length),
-    });
-    offset += length + 1;
-  }
-  // A subscriber that holds nothing has nothing to delete.
-  if (after > 0) {
-    for (const [at, id] of deleted.ids.entries()) {
-      const json = encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>;
-      events.push({ change: deleted.changes[at] ?? 0, event: "delete", id, json });
+      const event = (journal ? created === change : created > after) ? "task" : "update";
+      events.push({ change, event, id, json: encoder.encode(json) as Uint8Array<ArrayBuffer> });
+    } else if (after > 0) {
+      // A subscriber that holds nothing has nothing to delete.
+      events.push({ change, event: "delete", id, json: encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer> });
     }
   }
-  return events.sort((a, b) => a.change - b.change);
+  return events;
 }

@@ -2,7 +2,8 @@
 // written in each write's transaction, so that a copy of the list elsewhere (a Worker's, of its
 // Durable Object's list) hears of every change, not only of each task's last.
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
-import { taskJson } from "../../list/task.ts";
+import { sqliteTaskJson } from "../../list/task-sql.ts";
+import type { ChangedRow } from "../mirror.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 
 /**
@@ -15,7 +16,11 @@ const TABLE =
 const LAST_TOTAL = "SELECT total FROM journal ORDER BY change DESC LIMIT 1";
 const INSERT = "INSERT INTO journal (change, id, created, title_json, completed, total) VALUES (?, ?, ?, ?, ?, ?)";
 const FIRST_KEPT = "SELECT change FROM journal WHERE total > ? ORDER BY change LIMIT 1";
-const CHANGES_AFTER = "SELECT change, id, created, title_json, completed FROM journal WHERE change > ? ORDER BY change";
+/** Each change's task JSON, NULL for a deletion, and its length in bytes. */
+const CHANGES_AFTER = `SELECT change, id, created, json, length(CAST(json AS BLOB)) AS bytes FROM (
+  SELECT change, id, created, CASE WHEN title_json IS NULL THEN NULL ELSE ${sqliteTaskJson()} END AS json
+  FROM journal WHERE change > ?
+) ORDER BY change`;
 const encoder = new TextEncoder();
 
 /** A change as the journal records it: the task as it left it, or, for a deletion, its id alone. */
@@ -58,7 +63,7 @@ export function recordChange(db: SqliteConnection, { change, id, created, task }
 
 /** Every change after one, each with its task's JSON as that change left it (none for a deletion). */
 export interface JournalRead {
-  readonly changes: { readonly change: number; readonly id: number; readonly created: number; json?: Uint8Array }[];
+  readonly rows: ChangedRow[];
   /** The last change read: the list's, or less when the read stopped at its byte limit. */
   readonly through: number;
 }
@@ -74,7 +79,7 @@ export function journalAfter(
   last: number,
   maxBytes: number,
 ): JournalRead | undefined {
-  const changes: JournalRead["changes"] = [];
+  const rows: ChangedRow[] = [];
   let size = 0;
   let through = after;
   for (const row of db.iterate(CHANGES_AFTER, after)) {
@@ -82,15 +87,12 @@ export function journalAfter(
     if (change !== through + 1) return undefined;
     through = change;
     const id = Number(row.id);
-    const entry = { change, id, created: Number(row.created) };
-    if (typeof row.title_json !== "string") changes.push(entry);
+    if (typeof row.json !== "string") rows.push({ id, change, created: 0 });
     else {
-      const title = JSON.parse(row.title_json) as string;
-      const json = encoder.encode(taskJson({ id, title, completed: row.completed === 1 }));
-      size += json.byteLength + 1;
-      changes.push({ ...entry, json });
+      rows.push({ id, change, created: Number(row.created), json: row.json });
+      size += Number(row.bytes) + 1;
     }
-    if (size >= maxBytes) return { changes, through };
+    if (size >= maxBytes) return { rows, through };
   }
-  return through === last ? { changes, through } : undefined;
+  return through === last ? { rows, through } : undefined;
 }
