@@ -88,7 +88,7 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   read(): Promise<ListVersion> {
-    return this.#run((sql) => this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after)));
+    return this.#run("read", (sql) => this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after)));
   }
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
@@ -112,7 +112,7 @@ export class PostgresStore implements seam.TaskStore {
     // The task's JSON as the list shows it, but for its id, whose digits only the database knows.
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
     const limitsAndTask = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
-    return this.#run(async (sql) => {
+    return this.#run("write", async (sql) => {
       const row =
         key === undefined
           ? await this.#write(sql, this.#sql.append, limitsAndTask)
@@ -139,7 +139,7 @@ export class PostgresStore implements seam.TaskStore {
     const titleJson = patch.title === undefined ? null : JSON.stringify(patch.title);
     const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
     const parameters = [id, titleJson, patch.completed ?? null, versions, limits.maxBytes, this.#schema];
-    return this.#run(async (sql) => {
+    return this.#run("write", async (sql) => {
       const row = await this.#write(sql, this.#sql.update, parameters);
       const outcome = String(row.outcome) as seam.UpdateResult["outcome"];
       if (outcome === "updated" || outcome === "unchanged") {
@@ -152,7 +152,7 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
-    return this.#run(async (sql) => {
+    return this.#run("write", async (sql) => {
       const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
       const parameters = [id, versions, this.#schema];
       const row = await this.#write(sql, this.#sql.remove, parameters);
@@ -165,7 +165,7 @@ export class PostgresStore implements seam.TaskStore {
    * to tell the operator. A schema without a list is refused, and no list is made in it.
    */
   restored(): Promise<string> {
-    return this.#run(async (sql) => {
+    return this.#run("restore", async (sql) => {
       const [found] = await sql.unsafe(this.#sql.listed);
       if (found?.listed !== true) {
         throw new Error(`DATABASE_SCHEMA ${this.#schema} holds no task list: restore the dump of its tables first`);
@@ -173,7 +173,7 @@ export class PostgresStore implements seam.TaskStore {
       await this.#migrate(sql);
       const [row] = await sql.unsafe(this.#sql.restored);
       return String(row?.said);
-    }, false);
+    });
   }
 
   /** Calls a write's function, which returns one row, and keeps the list's count and bytes from it. */
@@ -220,23 +220,29 @@ export class PostgresStore implements seam.TaskStore {
 
   /**
    * Runs one operation with a client, the schema's migrations first when this store has not seen
-   * them applied (unless `migrate` is false). A list whose schema was dropped meanwhile is made
-   * again and the operation run again; so is an operation refused with the termination notice of
-   * a connection that has since been replaced (postgres.js hands the old notice to the first query
-   * on the new connection, before that query is sent). A database that cannot be reached becomes
-   * a {@link StoreUnavailableError}.
+   * them applied (but for a restore, which must not make a list). A list whose schema was dropped
+   * meanwhile is made again and the operation run again: its statement failed before it ran. A
+   * read refused with a terminated connection's notice is run again too: postgres.js hands the
+   * notice of a connection cut mid-query to the first query on its replacement, before sending it,
+   * but nothing outside the driver tells that query from one the cut connection had sent and may
+   * have committed. So a write is never run again: it answers 503, and a client retries it with its
+   * Idempotency-Key. A database that cannot be reached becomes a {@link StoreUnavailableError}.
    */
-  async #run<T>(operation: (sql: Sql) => Promise<T>, migrate = true): Promise<T> {
+  async #run<T>(kind: "read" | "write" | "restore", operation: (sql: Sql) => Promise<T>): Promise<T> {
+    const migrate = kind !== "restore";
     let result: T;
     try {
       result = await this.#use(async (sql) => {
-        if (migrate && !this.#migrated) await this.#migrate(sql);
-        try {
-          return await operation(sql);
-        } catch (error) {
-          if (migrate && isMissingList(error)) await this.#migrate(sql);
-          else if (!isStaleTermination(error)) throw error;
+        const attempt = async () => {
+          if (migrate && !this.#migrated) await this.#migrate(sql);
           return operation(sql);
+        };
+        try {
+          return await attempt();
+        } catch (error) {
+          if (migrate && isMissingList(error)) this.#migrated = false;
+          else if (!(kind === "read" && isStaleTermination(error))) throw error;
+          return attempt();
         }
       });
     } catch (error) {
