@@ -9,7 +9,7 @@ import { journalReply } from "./journal-sql.ts";
 export interface Statements {
   /** The schema's version row; fails with 42P01 when there is none. */
   readonly version: string;
-  /** Whether the schema holds a list made before numbered migrations: a `list` table. */
+  /** Whether the schema holds a `list` table, and a `schema_version` table, read from one snapshot of the catalog. */
   readonly listed: string;
   readonly changes: string;
   readonly append: string;
@@ -31,7 +31,8 @@ export function statements(schema: string): Statements {
   // scan would read them all until vacuum comes.
   return {
     version: `SELECT version FROM ${s}.schema_version`,
-    listed: `SELECT to_regclass('${s}.list') IS NOT NULL AS listed`,
+    listed: `SELECT bool_or(tablename = 'list') IS TRUE AS listed, bool_or(tablename = 'schema_version') IS TRUE
+  AS versioned FROM pg_tables WHERE schemaname = '${schema}'`,
     // One statement, so the counters are of the same moment as the tasks: its first row is the
     // list's state, each row after it one change (\`row_change\` set), in change order. A reader
     // whose change cannot be brought up to date (another list, a change past the list's or older

@@ -113,16 +113,12 @@ export class PostgresStore implements seam.TaskStore {
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
     const limitsAndTask = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
     return this.#run("write", async (sql) => {
-      const row =
-        key === undefined
-          ? await this.#write(sql, this.#sql.append, limitsAndTask)
-          : await this.#write(sql, this.#sql.appendKeyed, [
-              ...limitsAndTask,
-              key.scope,
-              key.key,
-              key.fingerprint,
-              limits.maxKeys,
-            ]);
+      const keyed = key && [...limitsAndTask, key.scope, key.key, key.fingerprint, limits.maxKeys];
+      const row = this.#first(
+        keyed === undefined
+          ? await sql.unsafe(this.#sql.append, limitsAndTask, PREPARED)
+          : await sql.unsafe(this.#sql.appendKeyed, keyed, PREPARED),
+      );
       const outcome = String(row.outcome) as seam.AppendResult["outcome"];
       if (outcome === "key-reused") return { outcome, usage: this.#usage };
       if (outcome === "full") return { outcome, limit: String(row.full_limit) as Limit, usage: this.#usage };
@@ -140,7 +136,7 @@ export class PostgresStore implements seam.TaskStore {
     const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
     const parameters = [id, titleJson, patch.completed ?? null, versions, limits.maxBytes, this.#schema];
     return this.#run("write", async (sql) => {
-      const row = await this.#write(sql, this.#sql.update, parameters);
+      const row = this.#first(await sql.unsafe(this.#sql.update, parameters, PREPARED));
       const outcome = String(row.outcome) as seam.UpdateResult["outcome"];
       if (outcome === "updated" || outcome === "unchanged") {
         const json = String(row.task_json);
@@ -155,7 +151,7 @@ export class PostgresStore implements seam.TaskStore {
     return this.#run("write", async (sql) => {
       const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
       const parameters = [id, versions, this.#schema];
-      const row = await this.#write(sql, this.#sql.remove, parameters);
+      const row = this.#first(await sql.unsafe(this.#sql.remove, parameters, PREPARED));
       return { outcome: String(row.outcome) as seam.RemoveResult["outcome"], usage: this.#usage };
     });
   }
@@ -176,13 +172,9 @@ export class PostgresStore implements seam.TaskStore {
     });
   }
 
-  /** Calls a write's function, which returns one row, and keeps the list's count and bytes from it. */
-  async #write(
-    sql: Sql,
-    statement: string,
-    parameters: Parameters<Sql["unsafe"]>[1],
-  ): Promise<Record<string, unknown>> {
-    const [row] = await sql.unsafe(statement, parameters, PREPARED);
+  /** The row a write's function returns, or the catch-up's first: keeps the list's count and bytes it gives. */
+  #first(rows: readonly Record<string, unknown>[]): Record<string, unknown> {
+    const [row] = rows;
     if (row === undefined) throw new Error(`DATABASE_SCHEMA ${this.#schema} has lost its list's row`);
     this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
     return row;
@@ -192,9 +184,7 @@ export class PostgresStore implements seam.TaskStore {
   async #changesSince(sql: Sql, instance: string | undefined, after: number): Promise<ListChanges> {
     const parameters = [instance ?? "", after, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
     const rows = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
-    const [state] = rows;
-    if (state === undefined) throw new Error(`DATABASE_SCHEMA ${this.#schema} has lost its list's row`);
-    this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
+    this.#first(rows);
     return changesOf(rows);
   }
 
@@ -210,7 +200,8 @@ export class PostgresStore implements seam.TaskStore {
     } catch (error) {
       if (!isMissingList(error)) throw error;
       const [found] = await sql.unsafe(this.#sql.listed);
-      if (found?.listed === true) throw new ConfigError(madeBeforeMigrations(this.#schema));
+      // Another process may have made the list since: then it made its version row in the same transaction.
+      if (found?.listed === true && found.versioned !== true) throw new ConfigError(madeBeforeMigrations(this.#schema));
     }
     for (let number = version + 1; number <= SCHEMA_VERSION; number++) {
       await sql.unsafe(migration(this.#schema, number, newInstance()));
