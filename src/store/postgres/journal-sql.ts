@@ -8,23 +8,6 @@ import { postgresTaskJson } from "../../list/task-sql.ts";
 const LOGGED_JSON = postgresTaskJson({ id: "j.id", titleJson: "j.title_json", completed: "j.completed" });
 
 /**
- * One row per change, the oldest trimmed as each change comes: the task as the change left it (its
- * title as its JSON string literal; no title nor completed for a deletion), and the bytes of JSON
- * of every change journaled so far through this one, so that trimming by bytes reads only the rows
- * it drops.
- */
-export function journalTable(s: string): string {
-  return `CREATE TABLE ${s}.journal (
-    change bigint PRIMARY KEY,
-    id integer NOT NULL,
-    created bigint NOT NULL,
-    title_json text,
-    completed boolean,
-    total bigint NOT NULL
-  );`;
-}
-
-/**
  * The call that journals a change, made by every write after it took the list's row: `args` are
  * the change number, the task's id, its creation's change number, its title's JSON and completed
  * (NULL, NULL for a deletion), and the bytes of JSON the change carries.

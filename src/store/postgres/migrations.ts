@@ -1,14 +1,15 @@
 // The numbered migrations of a PostgreSQL list's schema, applied at start in order, each once and
 // in a transaction of its own, and the version row that says how many a schema has had.
 //
-// A migration is never edited once released: a change to the layout is a new one at the end. The
-// functions are made from the code of this version (CREATE OR REPLACE), so a migration that changes
-// one installs them all again: a schema made afresh gets the same functions as one brought up to date.
+// A migration is never edited once released: a change to the layout is a new one at the end, and
+// the tables are written out here, not built from code elsewhere that may change. The functions are
+// made from the code of this version (CREATE OR REPLACE), so a migration that changes one installs
+// them all again: a schema made afresh gets the same functions as one brought up to date.
 import { INITIAL_TASKS } from "../../list/task.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import { appendFunctions } from "./append-sql.ts";
 import { editFunctions } from "./edit-sql.ts";
-import { journalTable, recordChangeFunction } from "./journal-sql.ts";
+import { recordChangeFunction } from "./journal-sql.ts";
 import { restoredFunction } from "./restore-sql.ts";
 
 /** The key of the advisory lock that serialises migrations: "tasklist" in ASCII. */
@@ -77,7 +78,17 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
     );
     CREATE INDEX idempotency_keys_by_scope ON ${s}.idempotency_keys (scope, seq);
     CREATE TABLE ${s}.idempotency_scopes (scope text PRIMARY KEY, keys integer NOT NULL);
-    ${journalTable(s)}
+    -- The latest changes, one row each, the oldest trimmed as each change comes: the task as the
+    -- change left it (no title nor completed for a deletion), and the bytes of JSON of every change
+    -- journaled so far through this one, so that trimming by bytes reads only the rows it drops.
+    CREATE TABLE ${s}.journal (
+      change bigint PRIMARY KEY,
+      id integer NOT NULL,
+      created bigint NOT NULL,
+      title_json text,
+      completed boolean,
+      total bigint NOT NULL
+    );
     INSERT INTO ${s}.tasks (id, title_json, completed, created, changed) VALUES ${INITIAL_TASKS.map(
       (task) => `(${task.id}, ${literal(JSON.stringify(task.title))}, ${task.completed}, ${task.id}, ${task.id})`,
     ).join(", ")};
