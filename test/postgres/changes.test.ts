@@ -1,5 +1,7 @@
 import { describe, expect, inject, test } from "vitest";
+import { ConfigError } from "../../src/errors.ts";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
+import { openPostgresStore } from "../../src/store/postgres/server-pool.ts";
 import { storeOpener } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
@@ -99,33 +101,27 @@ describe("tasks that change, on a PostgreSQL list shared by two processes", () =
   });
 });
 
-describe("a PostgreSQL list made before tasks could change", () => {
-  test("is brought up to date when opened: each task's change number is its id, and it can be edited and deleted", async () => {
+describe("a PostgreSQL list made before numbered migrations", () => {
+  test("stops the start with one line naming DATABASE_SCHEMA and saying what to do, and stays as it was", async () => {
     await asOperator(url, (sql) =>
       sql.unsafe(`
         CREATE SCHEMA changes_legacy;
         CREATE TABLE changes_legacy.tasks (id integer PRIMARY KEY, title_json text NOT NULL, completed boolean NOT NULL);
         CREATE TABLE changes_legacy.list (singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
           instance text NOT NULL, task_count integer NOT NULL, last_id integer NOT NULL, json_bytes bigint NOT NULL);
-        CREATE TABLE changes_legacy.idempotency_keys (seq bigserial PRIMARY KEY, scope text NOT NULL, key text NOT NULL,
-          fingerprint text NOT NULL, task_id integer, UNIQUE (scope, key));
         INSERT INTO changes_legacy.tasks VALUES (1, '"one"', false), (2, '"two"', true), (4, '"four"', false);
         INSERT INTO changes_legacy.list (instance, task_count, last_id, json_bytes) VALUES ('legacy', 3, 4, 124);
       `),
     );
-    const store = await storeOn("changes_legacy");
-    const list = await store.read();
-    expect(list.version).toBe("legacy-4");
-    expect(list.task(3)).toEqual({ outcome: "gone" });
-    expect(list.task(4)).toMatchObject({ outcome: "found", version: "legacy-4-4" });
-    expect(await store.update(4, { completed: true }, LIMITS)).toMatchObject({
-      outcome: "updated",
-      version: "legacy-4-5",
-    });
-    expect(await store.remove(1)).toMatchObject({ outcome: "deleted" });
-    expect(await store.append({ title: "five", completed: false }, LIMITS)).toMatchObject({ task: { id: 5 } });
-    expect(body(await store.read())).toBe(
-      '[{"id":2,"title":"two","completed":true},{"id":4,"title":"four","completed":true},{"id":5,"title":"five","completed":false}]',
+    const start = openPostgresStore({ url, schema: "changes_legacy", poolSize: 1 });
+    await expect(start).rejects.toThrow(ConfigError);
+    await expect(start).rejects.toThrow(
+      /^DATABASE_SCHEMA changes_legacy holds a task list made before numbered migrations, which this version does not read: set DATABASE_SCHEMA to a new schema, or drop this one \(DROP SCHEMA changes_legacy CASCADE\) to start the list again$/,
     );
+    const [held] = await asOperator(url, (sql) =>
+      sql.unsafe(`SELECT (SELECT count(*) FROM changes_legacy.tasks)::int AS tasks,
+        to_regclass('changes_legacy.schema_version') IS NULL AS unversioned`),
+    );
+    expect(held).toEqual({ tasks: 3, unversioned: true });
   });
 });

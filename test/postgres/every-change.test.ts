@@ -2,7 +2,6 @@ import { describe, expect, inject, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
-import { statements } from "../../src/store/postgres/list-sql.ts";
 import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { EVENT_TIMEOUT_MS, EventReader, type StreamEvent } from "../conformance/events.ts";
 import { storeOpener } from "./process-store.ts";
@@ -164,44 +163,5 @@ describe("every change of a PostgreSQL list shared by processes", () => {
     await writer.remove(2);
     const again = await reader.read();
     expect(applied(heldTasks(list), list.change, again.changesAfter(list.change)?.map(seenOf) ?? [])).toBe(body(again));
-  });
-
-  test("a list made before the journal gains it when opened, and a change of a process that journals nothing costs a catch-up, never a change", async () => {
-    const schema = "every_change_upgraded";
-    // The list as the version before the journal left it: the tables it made, none of what came after.
-    await asOperator(url, async (sql) => {
-      await sql.unsafe(statements(schema).initialise("upgraded"));
-      await sql.unsafe(`DROP TABLE ${schema}.journal;
-        DROP FUNCTION ${schema}.record_change_v1, ${schema}.append_keyed_v4, ${schema}.update_task_v2, ${schema}.remove_task_v2;`);
-    });
-    const writer = await listening(schema);
-    const reader = await polling(schema);
-    const start = await reader.read();
-    await mixedWrites([writer]);
-    const list = await reader.read();
-    expect(applied(heldTasks(start), start.change, list.changesAfter(start.change)?.map(seenOf) ?? [])).toBe(
-      body(list),
-    );
-
-    // A process of the earlier version edits task 1 as its function did, journaling nothing.
-    await asOperator(url, (sql) =>
-      sql.unsafe(`UPDATE ${schema}.list SET change_number = change_number + 1;
-        UPDATE ${schema}.tasks SET title_json = '"By hand"', changed = (SELECT change_number FROM ${schema}.list) WHERE id = 1;`),
-    );
-    await writer.update(1, { completed: false }, LIMITS);
-    const after = await reader.read();
-    expect(after.changesAfter(list.change)).toBeUndefined();
-    const { reset, events } = after.eventsAfter(list.change);
-    expect(reset).toBe(false);
-    const caughtUp = [...events].map(seenOf);
-    expect(caughtUp.map((change) => change.change)).toEqual([after.change]);
-    expect(caughtUp[0]?.json).toBe('{"id":1,"title":"By hand","completed":false}');
-    // Changes journaled again from there on.
-    await writer.update(1, { completed: true }, LIMITS);
-    await writer.update(1, { title: "Again" }, LIMITS);
-    const again = await reader.read();
-    expect(applied(heldTasks(after), after.change, again.changesAfter(after.change)?.map(seenOf) ?? [])).toBe(
-      body(again),
-    );
   });
 });

@@ -138,7 +138,7 @@ function describeServerRefusals(runtime: Runtime, url: string, password: string)
         `DATABASE_SCHEMA must name a schema of the database at DATABASE_URL that holds a task list`,
       );
       expect(message).toContain(`got "${schema}"`);
-      expect(message).toContain('42703 column "id" does not exist');
+      expect(message).toContain('42P07 relation "tasks" already exists');
       expect(message).not.toContain(password);
       const rows = await asOperator(url, (sql) => sql.unsafe(`SELECT * FROM ${schema}.tasks`));
       expect([...rows]).toEqual([{ name: "mine" }]);

@@ -80,6 +80,33 @@ describe("the PostgreSQL store", () => {
     expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
   });
 
+  test("a write refused with a terminated connection's notice after its statement ran answers 503 and is not run again", async () => {
+    const { store: reader, sql } = storeOn("notice_after_write");
+    await reader.open();
+    // The append commits, then its connection's termination notice comes instead of its row.
+    let cut = false;
+    const notice = Object.assign(new Error("terminating connection due to administrator command"), {
+      name: "PostgresError",
+      code: "57P01",
+    });
+    const cutting = new Proxy(sql, {
+      get(target, property) {
+        if (property !== "unsafe") return Reflect.get(target, property);
+        return (...args: Parameters<postgres.Sql["unsafe"]>) => {
+          const query = target.unsafe(...args);
+          if (cut || !args[0].includes("append_task")) return query;
+          cut = true;
+          return query.then(() => Promise.reject(notice));
+        };
+      },
+    });
+    const writer = new PostgresStore((work) => work(cutting), "notice_after_write", { pollMs: 1_000 });
+    const title = "Committed before the notice";
+    await expect(writer.append({ title, completed: false }, LIMITS)).rejects.toThrow(StoreUnavailableError);
+    const added = JSON.parse(text(await reader.read())).filter((task: { title: string }) => task.title === title);
+    expect(added).toEqual([{ id: 3, title, completed: false }]);
+  });
+
   test("a database that cannot be reached fails each operation with StoreUnavailableError", async () => {
     const sql = postgres("postgres://tasks:secret@127.0.0.1:1/tasks", { max: 1, connect_timeout: 2, backoff: () => 0 });
     pools.push(sql);

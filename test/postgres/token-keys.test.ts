@@ -1,11 +1,10 @@
 // MAX_IDEMPOTENCY_KEYS bounds each write token's keys on its own in PostgreSQL, whichever process
-// sends them: one token's flood forgets only its own oldest keys, also on a list made before.
+// sends them: one token's flood forgets only its own oldest keys.
 import type postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import type { TaskStore } from "../../src/store/store.ts";
 import { processStore } from "./process-store.ts";
-import { asOperator } from "./servers.ts";
 
 const { url } = inject("postgres");
 const MAX_KEYS = 3;
@@ -42,21 +41,5 @@ describe("Idempotency-Keys of two write tokens in PostgreSQL", () => {
     expect(await send(other, "victim", "mine", "Mine")).toBe("replayed");
     expect(await send(one, "flood", `flood-${MAX_KEYS + 4}`, `Flood ${MAX_KEYS + 4}`)).toBe("replayed");
     expect(await send(one, "flood", "flood-0", "Flood 0")).toBe("added");
-  });
-
-  test("on a list made before keys were counted per token, each token's keys are counted from what it holds", async () => {
-    const store = await storeOn("token_keys_before");
-    expect(await send(store, "victim", "mine", "Mine")).toBe("added");
-    await flood(store, MAX_KEYS);
-    // What a list made before per-token counts lacks; the next keyed append makes it again.
-    await asOperator(url, (sql) =>
-      sql.unsafe(
-        "DROP FUNCTION token_keys_before.append_keyed_v4; DROP TABLE token_keys_before.idempotency_scopes; DROP INDEX token_keys_before.idempotency_keys_by_scope",
-      ),
-    );
-    await flood(store, 2, MAX_KEYS);
-    expect(await send(store, "victim", "mine", "Mine")).toBe("replayed");
-    expect(await send(store, "flood", "flood-1", "Flood 1")).toBe("added");
-    expect(await send(store, "flood", `flood-${MAX_KEYS + 1}`, `Flood ${MAX_KEYS + 1}`)).toBe("replayed");
   });
 });

@@ -2,41 +2,10 @@
 // and its write are one statement and one transaction, the list's row locked throughout.
 import { MAX_TOMBSTONES } from "../../list/change-log.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
-import { installFunction } from "./install-function.ts";
 import { recordChange } from "./journal-sql.ts";
 
-/** The suffix of the edit functions' names; a new version of them gets a new one. */
-export const EDITS_VERSION = "v2";
-
 /** A task's JSON as the list shows it, from a row `t` of the tasks table. */
-export const ROW_JSON = postgresTaskJson({ id: "t.id", titleJson: "t.title_json", completed: "t.completed" });
-
-/**
- * Columns, tables and functions a list made before tasks could change lacks; each statement may
- * run again. A task of such a list was created, and last changed, by its id; `last_id` was always
- * the highest id given, since the list only grew.
- */
-export function changeUpgrades(s: string, schema: string): string {
-  // Each ALTER only when its column is missing: ALTER TABLE locks the table whole even when it
-  // changes nothing, and readers of other processes would deadlock with it.
-  const missing = (table: string, column: string) =>
-    `NOT EXISTS (SELECT FROM pg_attribute WHERE attrelid = '${s}.${table}'::regclass AND attname = '${column}')`;
-  return `
-  IF ${missing("tasks", "changed")} THEN
-    ALTER TABLE ${s}.tasks ADD COLUMN created bigint, ADD COLUMN changed bigint;
-    UPDATE ${s}.tasks SET created = id, changed = id;
-    CREATE INDEX tasks_by_change ON ${s}.tasks (changed);
-  END IF;
-  IF ${missing("list", "change_number")} THEN
-    ALTER TABLE ${s}.list ADD COLUMN change_number bigint, ADD COLUMN forgotten bigint NOT NULL DEFAULT 0;
-    UPDATE ${s}.list SET change_number = last_id;
-  END IF;
-  CREATE TABLE IF NOT EXISTS ${s}.deletions (change bigint PRIMARY KEY, id integer NOT NULL);
-  IF ${missing("idempotency_keys", "task_json")} THEN
-    ALTER TABLE ${s}.idempotency_keys ADD COLUMN task_json text;
-  END IF;
-  ${installFunction(schema, `update_task_${EDITS_VERSION}`, editFunctions(s))}`;
-}
+const ROW_JSON = postgresTaskJson({ id: "t.id", titleJson: "t.title_json", completed: "t.completed" });
 
 /**
  * The If-Match versions, sent as a JSON array (or null for none): the driver sends no arrays
@@ -49,12 +18,12 @@ function versions(parameter: string): string {
 /** The statements that call the edit functions; their If-Match parameter is a JSON array of versions, or null. */
 export function editStatements(s: string): { readonly update: string; readonly remove: string } {
   return {
-    update: `SELECT * FROM ${s}.update_task_${EDITS_VERSION}($1, $2, $3, ${versions("$4")}, $5, $6)`,
-    remove: `SELECT * FROM ${s}.remove_task_${EDITS_VERSION}($1, ${versions("$2")}, $3)`,
+    update: `SELECT * FROM ${s}.update_task($1, $2, $3, ${versions("$4")}, $5, $6)`,
+    remove: `SELECT * FROM ${s}.remove_task($1, ${versions("$2")}, $3)`,
   };
 }
 
-/** The edit functions, made once per list. Each returns one row: its outcome, the task's JSON and version, and the list's count and bytes. */
+/** The edit functions. Each returns one row: its outcome, the task's JSON and version, and the list's count and bytes. */
 export function editFunctions(s: string): string {
   const returns = `RETURNS TABLE (outcome text, task_json text, version text, task_count integer, json_bytes float8)
     LANGUAGE plpgsql AS $fn$
@@ -79,7 +48,7 @@ export function editFunctions(s: string): string {
         RETURN;
       END IF;
       old_bytes := octet_length(${ROW_JSON});`;
-  return `CREATE FUNCTION ${s}.update_task_${EDITS_VERSION}(
+  return `CREATE OR REPLACE FUNCTION ${s}.update_task(
       task_id bigint, new_title_json text, new_completed boolean, if_match text[], max_bytes bigint, channel text
     ) ${returns}
     BEGIN
@@ -104,7 +73,7 @@ export function editFunctions(s: string): string {
         l.json_bytes::float8;
     END
     $fn$;
-    CREATE FUNCTION ${s}.remove_task_${EDITS_VERSION}(task_id bigint, if_match text[], channel text) ${returns}
+    CREATE OR REPLACE FUNCTION ${s}.remove_task(task_id bigint, if_match text[], channel text) ${returns}
       forgotten_through bigint;
     BEGIN
       ${found}

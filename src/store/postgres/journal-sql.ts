@@ -3,36 +3,9 @@
 // every change another process made, not only of each task's last.
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
-import { installFunction } from "./install-function.ts";
-
-/** The name of the function every write calls to journal its change; a new version gets a new name. */
-const RECORD_CHANGE = "record_change_v1";
 
 /** A journal row's task JSON, from a row `j` of the journal. */
 const LOGGED_JSON = postgresTaskJson({ id: "j.id", titleJson: "j.title_json", completed: "j.completed" });
-
-/**
- * The journal table and the function that writes it, made when a list lacks them (one made by an
- * earlier version of the service); each statement may run again.
- */
-export function journalUpgrades(s: string, schema: string): string {
-  return `
-  -- One row per change, the oldest trimmed as each change comes: the task as the change left it
-  -- (its title as its JSON string literal; no title nor completed for a deletion), and the bytes of
-  -- JSON of every change journaled so far through this one, so that trimming by bytes reads only
-  -- the rows it drops.
-  IF to_regclass('${s}.journal') IS NULL THEN
-    CREATE TABLE ${s}.journal (
-      change bigint PRIMARY KEY,
-      id integer NOT NULL,
-      created bigint NOT NULL,
-      title_json text,
-      completed boolean,
-      total bigint NOT NULL
-    );
-  END IF;
-  ${installFunction(schema, RECORD_CHANGE, recordChangeFunction(s))}`;
-}
 
 /**
  * The call that journals a change, made by every write after it took the list's row: `args` are
@@ -40,7 +13,7 @@ export function journalUpgrades(s: string, schema: string): string {
  * (NULL, NULL for a deletion), and the bytes of JSON the change carries.
  */
 export function recordChange(s: string, args: string): string {
-  return `${s}.${RECORD_CHANGE}(${args})`;
+  return `${s}.record_change(${args})`;
 }
 
 /**
@@ -49,8 +22,8 @@ export function recordChange(s: string, args: string): string {
  * Each statement of it sees what the writes before committed, since it runs with the list's row
  * held: the last row's total is the previous change's.
  */
-function recordChangeFunction(s: string): string {
-  return `CREATE FUNCTION ${s}.${RECORD_CHANGE}(
+export function recordChangeFunction(s: string): string {
+  return `CREATE OR REPLACE FUNCTION ${s}.record_change(
       change_number bigint, task_id integer, task_created bigint, task_title_json text, task_completed boolean,
       bytes bigint
     ) RETURNS void LANGUAGE plpgsql AS $fn$
@@ -60,9 +33,8 @@ function recordChangeFunction(s: string): string {
     BEGIN
       SELECT j.total INTO new_total FROM ${s}.journal j ORDER BY j.change DESC LIMIT 1;
       new_total := COALESCE(new_total, 0) + bytes;
-      -- A task added by hand may lack its creation's number: 0 is never a creation's.
       INSERT INTO ${s}.journal (change, id, created, title_json, completed, total)
-        VALUES (change_number, task_id, COALESCE(task_created, 0), task_title_json, task_completed, new_total);
+        VALUES (change_number, task_id, task_created, task_title_json, task_completed, new_total);
       SELECT j.change INTO kept_from FROM ${s}.journal j WHERE j.total > new_total - ${JOURNAL_BYTES}
         ORDER BY j.change LIMIT 1;
       DELETE FROM ${s}.journal j WHERE j.change < GREATEST(kept_from, change_number - ${JOURNAL_CHANGES - 1});
@@ -95,7 +67,7 @@ export function journalReply(s: string): string {
     count(*) AS changes
   FROM logged_kept
 ), mode AS (
-  -- Every change, none trimmed and none missing: a write of an earlier version journals nothing.
+  -- Every change, none trimmed: a list restored from a dump starts with none.
   SELECT (SELECT after FROM state) > 0 AND changes = through - (SELECT after FROM state) AS journal FROM logged_reply
 )`;
 }

@@ -2,15 +2,16 @@
 // SQL, its copy in this process, and how a reader hears of tasks other processes add.
 import type { Sql } from "postgres";
 import type { ListLimits } from "../../config.ts";
-import { StoreUnavailableError } from "../../errors.ts";
+import { ConfigError, StoreUnavailableError } from "../../errors.ts";
 import { encodeTask, type ListVersion } from "../../list/encoded-list.ts";
-import { type ListUsage, limitReached } from "../../list/limits.ts";
+import type { Limit, ListUsage } from "../../list/limits.ts";
 import { type NewTask, type Task, taskJson } from "../../list/task.ts";
 import { ChangeSignal } from "../change-signal.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../mirror.ts";
 import { newInstance } from "../new-history.ts";
 import type * as seam from "../store.ts";
 import { changesOf, type Statements, statements } from "./list-sql.ts";
+import { madeBeforeMigrations, migration, SCHEMA_VERSION } from "./migrations.ts";
 
 /**
  * Runs `work` with a client: on Node, Bun and Deno the process's pool, on Workers a client made
@@ -36,23 +37,14 @@ export type Watch =
 const CHUNK_TASKS = 100_000;
 /** Statements run as named prepared statements: planned once per connection, not per request. */
 const PREPARED = { prepare: true } as const;
-/** How many times an append that found the list full asks again when the list seems to have room (it was changed by hand). */
-const APPEND_ATTEMPTS = 3;
-
-/** The list's schema holds no list yet, or lost it: it is made, and the operation tried again. */
-class MissingList extends Error {
-  override name = "MissingList";
-}
-
 /**
  * The list in a PostgreSQL schema, shared by every process and isolate that uses the schema.
  *
  * Each process keeps a {@link ListMirror} of the list and, per read, asks only for the tasks after
- * its last id with the list's instance and count, in one query: a current copy costs one small
- * query and responds 304. An append is one statement: it updates the list's row, with both limits
- * in its WHERE, and inserts the task with the id it got. The row's lock is held until the
- * statement commits, so ids are contiguous, commits happen in id order, and a reader asking for
- * ids after its last never skips a task that commits late.
+ * its last change with the list's instance and count, in one query: a current copy costs one small
+ * query and responds 304. Each write is one call of its function (append-sql.ts, edit-sql.ts),
+ * which locks the list's row until it commits, so ids are contiguous, commits happen in change
+ * order, and a reader asking for the changes after its last never skips one that commits late.
  */
 export class PostgresStore implements seam.TaskStore {
   readonly #use: WithClient;
@@ -62,6 +54,8 @@ export class PostgresStore implements seam.TaskStore {
   readonly #watch: Watch;
   readonly #changes: ChangeSignal | undefined;
   #usage: ListUsage = { tasks: 0, bytes: 2 };
+  /** Whether this store found the schema at its version: a Worker's store finds out on its first request. */
+  #migrated = false;
 
   /** `schema` must be a safe SQL identifier (see `parsePostgresSchema`); it also names the list's channel. */
   constructor(use: WithClient, schema: string, watch: Watch) {
@@ -75,15 +69,12 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   /**
-   * Creates the schema, its tables and the initial tasks when the list does not exist yet, loads
-   * the list and, on a server, starts listening for other processes' appends. Servers call it at
-   * start, so that a database they cannot use stops them.
+   * Applies the migrations the schema lacks (making the list with its initial tasks in a new one),
+   * loads the list and, on a server, starts listening for other processes' writes. Servers call it
+   * at start, so that a database they cannot use stops them.
    */
   async open(): Promise<void> {
-    await this.#run(async (sql) => {
-      await this.#initialise(sql);
-      await this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after));
-    });
+    await this.read();
     if ("listen" in this.#watch) {
       // A notification says only that the list changed; the copy asks for what, once for every reader.
       const caughtUp = () => {
@@ -97,7 +88,7 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   read(): Promise<ListVersion> {
-    return this.#run((sql) => this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after)));
+    return this.#run("read", (sql) => this.#mirror.read((instance, after) => this.#changesSince(sql, instance, after)));
   }
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
@@ -120,38 +111,23 @@ export class PostgresStore implements seam.TaskStore {
     const titleJson = JSON.stringify(task.title);
     // The task's JSON as the list shows it, but for its id, whose digits only the database knows.
     const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
-    return this.#run(async (sql) => {
-      for (let attempt = 1; ; attempt++) {
-        const limitsAndTask = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
-        const [row] =
-          key === undefined
-            ? await sql.unsafe(this.#sql.append, limitsAndTask, PREPARED)
-            : await sql.unsafe(
-                this.#sql.appendKeyed,
-                [...limitsAndTask, key.scope, key.key, key.fingerprint, limits.maxKeys],
-                PREPARED,
-              );
-        if (row !== undefined && row.outcome !== "full") {
-          this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
-          if (row.outcome === "key-reused") return { outcome: "key-reused", usage: this.#usage };
-          if (row.outcome === "replayed") {
-            const json = String(row.task_json);
-            return { outcome: "replayed", task: JSON.parse(json) as Task, json, usage: this.#usage };
-          }
-          const created = { id: Number(row.id), ...task };
-          return { outcome: "added", task: created, json: taskJson(created), usage: this.#usage };
-        }
-        // Nothing appended: the list is full, or it has no row. Which limit, the row says, unless a
-        // deletion made room since: then the append is tried again.
-        const [state] = await sql.unsafe(this.#sql.state, [], PREPARED);
-        if (state === undefined) throw new MissingList("The list's row is missing");
-        this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
-        const added = rest + String(Number(state.last_id) + 1).length + (this.#usage.tasks > 0 ? 1 : 0);
-        const limit = limitReached(this.#usage, added, limits);
-        if (limit !== undefined) return { outcome: "full", limit, usage: this.#usage };
-        if (attempt === APPEND_ATTEMPTS)
-          throw new Error("The list kept changing under the append: it is being edited by hand");
+    const limitsAndTask = [rest, limits.maxTasks, limits.maxBytes, titleJson, task.completed, this.#schema];
+    return this.#run("write", async (sql) => {
+      const keyed = key && [...limitsAndTask, key.scope, key.key, key.fingerprint, limits.maxKeys];
+      const row = this.#first(
+        keyed === undefined
+          ? await sql.unsafe(this.#sql.append, limitsAndTask, PREPARED)
+          : await sql.unsafe(this.#sql.appendKeyed, keyed, PREPARED),
+      );
+      const outcome = String(row.outcome) as seam.AppendResult["outcome"];
+      if (outcome === "key-reused") return { outcome, usage: this.#usage };
+      if (outcome === "full") return { outcome, limit: String(row.full_limit) as Limit, usage: this.#usage };
+      if (outcome === "replayed") {
+        const json = String(row.task_json);
+        return { outcome, task: JSON.parse(json) as Task, json, usage: this.#usage };
       }
+      const created = { id: Number(row.id), ...task };
+      return { outcome: "added", task: created, json: taskJson(created), usage: this.#usage };
     });
   }
 
@@ -159,10 +135,8 @@ export class PostgresStore implements seam.TaskStore {
     const titleJson = patch.title === undefined ? null : JSON.stringify(patch.title);
     const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
     const parameters = [id, titleJson, patch.completed ?? null, versions, limits.maxBytes, this.#schema];
-    return this.#run(async (sql) => {
-      const [row] = await sql.unsafe(this.#sql.update, parameters, PREPARED);
-      if (row === undefined) throw new MissingList("The list's row is missing");
-      this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
+    return this.#run("write", async (sql) => {
+      const row = this.#first(await sql.unsafe(this.#sql.update, parameters, PREPARED));
       const outcome = String(row.outcome) as seam.UpdateResult["outcome"];
       if (outcome === "updated" || outcome === "unchanged") {
         const json = String(row.task_json);
@@ -174,62 +148,92 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
-    return this.#run(async (sql) => {
+    return this.#run("write", async (sql) => {
       const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
       const parameters = [id, versions, this.#schema];
-      const [row] = await sql.unsafe(this.#sql.remove, parameters, PREPARED);
-      if (row === undefined) throw new MissingList("The list's row is missing");
-      this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
+      const row = this.#first(await sql.unsafe(this.#sql.remove, parameters, PREPARED));
       return { outcome: String(row.outcome) as seam.RemoveResult["outcome"], usage: this.#usage };
     });
   }
 
   /**
-   * Starts the list on a new history after a restore from a dump (restore-sql.ts), and returns what to
-   * tell the operator. A list of an older version gains the function first; a schema without one is refused.
+   * Starts the list on a new history after a restore from a dump (restore-sql.ts), and returns what
+   * to tell the operator. A schema without a list is refused, and no list is made in it.
    */
   restored(): Promise<string> {
-    return this.#run(async (sql) => {
-      const [found] = await sql.unsafe("SELECT to_regclass($1) IS NOT NULL AS held", [`"${this.#schema}".list`]);
-      if (found?.held !== true) {
+    return this.#run("restore", async (sql) => {
+      const [found] = await sql.unsafe(this.#sql.listed);
+      if (found?.listed !== true) {
         throw new Error(`DATABASE_SCHEMA ${this.#schema} holds no task list: restore the dump of its tables first`);
       }
+      await this.#migrate(sql);
       const [row] = await sql.unsafe(this.#sql.restored);
       return String(row?.said);
     });
+  }
+
+  /** The row a write's function returns, or the catch-up's first: keeps the list's count and bytes it gives. */
+  #first(rows: readonly Record<string, unknown>[]): Record<string, unknown> {
+    const [row] = rows;
+    if (row === undefined) throw new Error(`DATABASE_SCHEMA ${this.#schema} has lost its list's row`);
+    this.#usage = { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
+    return row;
   }
 
   /** What changed after change `after` of list `instance` (see `ChangesSince`). */
   async #changesSince(sql: Sql, instance: string | undefined, after: number): Promise<ListChanges> {
     const parameters = [instance ?? "", after, CHANGES_CHUNK_BYTES, CHUNK_TASKS];
     const rows = await sql.unsafe(this.#sql.changes, parameters, PREPARED);
-    const [state] = rows;
-    if (state === undefined) throw new MissingList("The list's row is missing");
-    this.#usage = { tasks: Number(state.task_count), bytes: Number(state.json_bytes) };
+    this.#first(rows);
     return changesOf(rows);
   }
 
-  async #initialise(sql: Sql): Promise<void> {
-    await sql.unsafe(this.#sql.initialise(newInstance()));
+  /**
+   * Applies, in order, the migrations the schema has not had; a schema that holds a list made
+   * before numbered migrations is refused with a {@link ConfigError}.
+   */
+  async #migrate(sql: Sql): Promise<void> {
+    let version = 0;
+    try {
+      const [row] = await sql.unsafe(this.#sql.version);
+      version = Number(row?.version);
+    } catch (error) {
+      if (!isMissingList(error)) throw error;
+      const [found] = await sql.unsafe(this.#sql.listed);
+      // Another process may have made the list since: then it made its version row in the same transaction.
+      if (found?.listed === true && found.versioned !== true) throw new ConfigError(madeBeforeMigrations(this.#schema));
+    }
+    for (let number = version + 1; number <= SCHEMA_VERSION; number++) {
+      await sql.unsafe(migration(this.#schema, number, newInstance()));
+    }
+    this.#migrated = true;
   }
 
   /**
-   * Runs one operation with a client. A list that does not exist yet is made and the operation
-   * run again; so is an operation refused with the termination notice of a connection that has
-   * since been replaced (postgres.js hands the old notice to the first query on the new
-   * connection, before that query is sent). A database that cannot be reached becomes a
-   * {@link StoreUnavailableError}.
+   * Runs one operation with a client, the schema's migrations first when this store has not seen
+   * them applied (but for a restore, which must not make a list). A list whose schema was dropped
+   * meanwhile is made again and the operation run again: its statement failed before it ran. A
+   * read refused with a terminated connection's notice is run again too: postgres.js hands the
+   * notice of a connection cut mid-query to the first query on its replacement, before sending it,
+   * but nothing outside the driver tells that query from one the cut connection had sent and may
+   * have committed. So a write is never run again: it answers 503, and a client retries it with its
+   * Idempotency-Key. A database that cannot be reached becomes a {@link StoreUnavailableError}.
    */
-  async #run<T>(operation: (sql: Sql) => Promise<T>): Promise<T> {
+  async #run<T>(kind: "read" | "write" | "restore", operation: (sql: Sql) => Promise<T>): Promise<T> {
+    const migrate = kind !== "restore";
     let result: T;
     try {
       result = await this.#use(async (sql) => {
-        try {
-          return await operation(sql);
-        } catch (error) {
-          if (isMissingList(error)) await this.#initialise(sql);
-          else if (!isStaleTermination(error)) throw error;
+        const attempt = async () => {
+          if (migrate && !this.#migrated) await this.#migrate(sql);
           return operation(sql);
+        };
+        try {
+          return await attempt();
+        } catch (error) {
+          if (migrate && isMissingList(error)) this.#migrated = false;
+          else if (!(kind === "read" && isStaleTermination(error))) throw error;
+          return attempt();
         }
       });
     } catch (error) {
@@ -241,15 +245,9 @@ export class PostgresStore implements seam.TaskStore {
   }
 }
 
-/**
- * SQLSTATE 42P01 (no such table), 3F000 (no such schema), 42883 (no such function) and 42703 (no
- * such column): the list, or a part of it a newer version added, has not been made in this schema yet.
- */
+/** SQLSTATE 42P01 (no such table) and 3F000 (no such schema): the list has not been made in this schema. */
 function isMissingList(error: unknown): boolean {
-  return (
-    error instanceof MissingList ||
-    (isPostgresError(error) && ["42P01", "3F000", "42883", "42703"].includes(error.code))
-  );
+  return isPostgresError(error) && (error.code === "42P01" || error.code === "3F000");
 }
 
 function isStaleTermination(error: unknown): boolean {

@@ -7,18 +7,15 @@ import { CHANGES_PER_MS, NEW_HISTORY } from "../new-history.ts";
  * matching, and makes each task again by a change past any the list gave (in id order, from the
  * clock's milliseconds times {@link CHANGES_PER_MS}), forgetting the deletions and with them every
  * cursor from before. Its ids and Idempotency-Keys stay. Each process hears of it on the list's
- * channel and reads the list again. Made once per list, at a server's start.
+ * channel and reads the list again.
  */
 export function restoredFunction(s: string, schema: string): string {
-  return `CREATE FUNCTION ${s}.restored() RETURNS text LANGUAGE plpgsql AS $fn$
+  return `CREATE OR REPLACE FUNCTION ${s}.restored() RETURNS text LANGUAGE plpgsql AS $fn$
     DECLARE
       l record;
       start bigint;
     BEGIN
       SELECT * INTO l FROM ${s}.list WHERE singleton FOR UPDATE;
-      IF NOT FOUND THEN
-        RAISE EXCEPTION 'The schema ${schema} holds no list: restore the dump of its tables first';
-      END IF;
       start := greatest(l.change_number + 1,
         floor(extract(epoch FROM clock_timestamp()) * ${1000 * CHANGES_PER_MS})::bigint);
       UPDATE ${s}.tasks SET created = start + id, changed = start + id;

@@ -22,9 +22,10 @@ function backoffSeconds(attempt: number): number {
 
 /**
  * Connects to the database at `config.url` with a pool of `config.poolSize` connections, makes the
- * list in `config.schema` if it is not there yet, loads it and listens on its channel. A database
- * this process cannot reach or use stops the start with a {@link ConfigError} naming the variable
- * and the cause, with the URL's password hidden.
+ * list in `config.schema` if it is not there yet (or applies the migrations it lacks), loads it and
+ * listens on its channel. A database this process cannot reach or use, or a schema it does not
+ * read, stops the start with a {@link ConfigError} naming the variable and the cause, with the
+ * URL's password hidden.
  */
 export async function openPostgresStore(config: PostgresServerConfig): Promise<PostgresStore> {
   const sql = postgres(config.url, {
@@ -47,6 +48,7 @@ export async function openPostgresStore(config: PostgresServerConfig): Promise<P
     return store;
   } catch (error) {
     await sql.end({ timeout: 0 }).catch(() => {});
+    if (error instanceof ConfigError) throw error;
     // No `cause`: a runtime printing the error would print its fields, and a driver's may hold the URL.
     const unreachable = error instanceof StoreUnavailableError;
     const url = JSON.stringify(redactDatabaseUrl(config.url));
