@@ -2,11 +2,11 @@
 import { expect } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
-import { MemoryLists } from "../../src/store/memory-lists.ts";
+import { HeldLists } from "../../src/store/held-lists.ts";
 
 /** The app over lists in memory, configured from `env` (its log off unless `env` says otherwise). */
 export function listsApp(env: EnvRecord = {}): TaskApp {
-  return createApp({ lists: new MemoryLists(), config: parseAppConfig({ LOG_LEVEL: "off", ...env }) });
+  return createApp({ lists: new HeldLists(), config: parseAppConfig({ LOG_LEVEL: "off", ...env }) });
 }
 
 /** Sends `method` to `path` with `value` as a JSON body and `headers`. */

@@ -5,7 +5,7 @@ import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { LIST_DELETED, STALE_IF_MATCH } from "../../src/messages.ts";
-import { MemoryLists } from "../../src/store/memory-lists.ts";
+import { HeldLists } from "../../src/store/held-lists.ts";
 import { expectJsonError } from "./helpers.ts";
 import { addTask, createList, listsApp, sendJson } from "./list-helpers.ts";
 
@@ -97,7 +97,7 @@ describe("a deleted list", () => {
       return new Response(null);
     });
     const config = parseAppConfig({ LOG_LEVEL: "off" });
-    const app = createApp({ lists: new MemoryLists(), config, upgradeWebSocket });
+    const app = createApp({ lists: new HeldLists(), config, upgradeWebSocket });
     await createList(app, "sockets");
     const handshake = {
       Upgrade: "websocket",
@@ -191,7 +191,7 @@ test("CORS preflights of /lists and /lists/{name} allow the methods each serves"
 test("each log line of a request to a list names the list", async () => {
   const lines: string[] = [];
   const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-  const app = createApp({ lists: new MemoryLists(), config: parseAppConfig({}), logSink: sink });
+  const app = createApp({ lists: new HeldLists(), config: parseAppConfig({}), logSink: sink });
   await sendJson(app, "PUT", "/lists/logged", { title: "Logged" });
   await app.request("/lists/logged/tasks");
   await app.request("/tasks");
