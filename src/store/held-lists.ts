@@ -76,8 +76,8 @@ export class HeldLists implements seam.TaskLists {
   }
 
   list(name: string): HeldTaskStore {
-    this.#opened();
-    return this.#lists.get(name) ?? NEVER_CREATED;
+    const directory = this.#opened();
+    return this.#lists.get(name) ?? (directory.find(name) === "gone" ? DELETED : NEVER_CREATED);
   }
 
   async create(title: string, limits: DirectoryLimits, key?: seam.IdempotencyKey): Promise<seam.ListWriteResult> {
@@ -239,6 +239,15 @@ const NEVER_CREATED: HeldTaskStore = {
 };
 
 const LIST_GONE = Promise.resolve({ outcome: "list-gone" } as const);
+
+/** The store of a name whose list was deleted before this process held it. */
+const DELETED: HeldTaskStore = {
+  read: () => goneRead(),
+  append: () => LIST_GONE,
+  update: () => LIST_GONE,
+  remove: () => LIST_GONE,
+  nextChange: async () => {},
+};
 
 let gone: seam.ListRead | undefined;
 let notFound: seam.ListRead | undefined;
