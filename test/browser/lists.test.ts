@@ -2,7 +2,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
-import { addFromElsewhere, addWithForm, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import { addFromElsewhere, addWithForm, brokenWords, expectShown, serverTasks, useBrowser } from "./browser.ts";
 
 /** The path of a named list's page, as the page's address shows it. */
 const LIST_PAGE = /\/lists\/([a-z0-9]{26})\/$/;
@@ -124,6 +124,33 @@ describe("the lists on the home page", () => {
     await expectShown(page, sent);
     expect(await serverTasks(`${base()}/lists/${name}/tasks`)).toEqual(sent);
     expect(await serverTasks(`${base()}/tasks`)).toEqual(defaultTasks);
+  });
+
+  test("a named list's page, with many lists of long titles, fits a phone's width and a desktop's, light and dark", async () => {
+    const titles = [
+      "Holiday in the mountains: what to pack, book and buy before the weekend trip",
+      `Unbroken${"x".repeat(120)}`,
+      ...["Work", "Home", "Garden", "Books to read", "Gifts"],
+    ];
+    const names = [];
+    for (const title of titles) names.push(await createFromElsewhere(base(), title));
+    expect((await addFromElsewhere(`${base()}/lists/${names[0]}/tasks`, "Short one")).status).toBe(200);
+    const page = await openPage(`${base()}/lists/${names[0]}/`);
+    await expectShown(page, [{ id: 1, title: "Short one", completed: false }]);
+    await expect.poll(() => shownLists(page)).toContain(`*${titles[0]}`);
+    for (const width of [390, 1200]) {
+      for (const scheme of ["light", "dark"] as const) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme: scheme });
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        expect(overflow, `${width} px, ${scheme}`).toBeLessThanOrEqual(0);
+        expect(await brokenWords(page), `${width} px, ${scheme}`).toEqual([]);
+        const short = page.locator("#tasks > li", { hasText: "Short one" });
+        expect((await short.boundingBox())?.height, `${width} px, ${scheme}`).toBeLessThanOrEqual(56);
+      }
+    }
   });
 
   for (const how of ["following its events", "polling, its events out of reach"] as const) {
