@@ -203,3 +203,27 @@ describe("the lists on the home page", () => {
     });
   }
 });
+
+describe("the lists on the home page of a server where writing needs a token", () => {
+  const WRITE_TOKEN = "lists-write-token-0123456789";
+  const server = useServer("node", { WRITE_TOKENS: WRITE_TOKEN });
+  const openPage = useBrowser();
+
+  test("creating a list asks for a token when the service answers 401, then creates it once with the token", async () => {
+    const page = await openPage(`${server().baseUrl}/`, { refused: [401] });
+    await expect.poll(() => shownLists(page)).toEqual(["*Tasks"]);
+    const posts: (string | null)[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.headers().authorization ?? null);
+    });
+    await page.getByRole("textbox", { name: "Title of a new list", exact: true }).fill("Shared with a token");
+    await page.getByRole("button", { name: "Create list", exact: true }).click();
+    await page.getByLabel("Token", { exact: true }).fill(WRITE_TOKEN);
+    await page.getByLabel("Token", { exact: true }).press("Enter");
+    await page.waitForURL(LIST_PAGE);
+    await expect.poll(() => shownLists(page)).toEqual(["Tasks", "*Shared with a token"]);
+    expect(posts).toEqual([null, `Bearer ${WRITE_TOKEN}`]);
+    const lists = (await (await fetch(`${server().baseUrl}/lists`)).json()) as { title: string }[];
+    expect(lists.map((list) => list.title)).toEqual(["Tasks", "Shared with a token"]);
+  });
+});
