@@ -227,3 +227,24 @@ describe("the lists on the home page of a server where writing needs a token", (
     expect(lists.map((list) => list.title)).toEqual(["Tasks", "Shared with a token"]);
   });
 });
+
+describe("the lists on the home page of a server under a base path", () => {
+  const server = useServer("node", { BASE_PATH: "/api/v1" });
+  const openPage = useBrowser();
+  const base = () => `${server().baseUrl}/api/v1`;
+
+  test("a list created from the page opens under the base path, and its tasks and the lists are read there", async () => {
+    const page = await openPage(base());
+    await expect.poll(() => shownLists(page)).toEqual(["*Tasks"]);
+    const name = await createFromPage(page, "Under a prefix");
+    expect(new URL(page.url()).pathname).toBe(`/api/v1/lists/${name}/`);
+    await addWithForm(page, "Reached through the prefix");
+    const added = [{ id: 1, title: "Reached through the prefix", completed: false }];
+    await expectShown(page, added);
+    expect(await serverTasks(`${base()}/lists/${name}/tasks`)).toEqual(added);
+    expect(await page.getByRole("link", { name: "Tasks", exact: true }).getAttribute("href")).toBe("/api/v1/");
+    expect(await page.getByRole("link", { name: "OpenAPI document", exact: true }).getAttribute("href")).toBe(
+      "/api/v1/openapi.json",
+    );
+  });
+});
