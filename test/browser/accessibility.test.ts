@@ -1,4 +1,4 @@
-// axe-core run in the home page in Chromium: no violation empty, with tasks, editing, filtered, dark, offering Undo, with writes waiting.
+// axe-core run in the home page in Chromium: no violation empty, with tasks, editing, filtered, dark, offering Undo, with writes waiting, on a named list's page, with its deletion shown.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
@@ -111,5 +111,44 @@ describe("the home page, checked by axe-core", () => {
     await page.keyboard.press("Enter");
     await page.getByText(/^This task was changed elsewhere/).waitFor();
     expect(await violations(page), "a conflict shown, dark").toEqual([]);
+  });
+
+  test("has no violation with the lists shown on a named list's page, light and dark, on a phone, and once the list was deleted", async () => {
+    /** Creates a list straight through the API; returns its name. */
+    const create = async (title: string) => {
+      const res = await fetch(`${server().baseUrl}/lists`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title }),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { name: string }).name;
+    };
+    const name = await create("Groceries");
+    for (const title of ["Holiday in the mountains", "Work"]) await create(title);
+    for (const [title, completed] of [
+      ["Milk", false],
+      ["Bread", true],
+    ] as const) {
+      expect((await addFromElsewhere(`${server().baseUrl}/lists/${name}/tasks`, title, completed)).status).toBe(200);
+    }
+    const page = await openPage(`${server().baseUrl}/lists/${name}/`, { refused: [410] });
+    await expect.poll(() => page.locator("#tasks > li").count()).toBe(2);
+    await page.getByRole("link", { name: "Work", exact: true }).waitFor();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await violations(page), `a named list with the lists shown, ${scheme}`).toEqual([]);
+    }
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await violations(page), "a named list on a phone, dark").toEqual([]);
+    await page.getByRole("button", { name: "Create list", exact: true }).click();
+    await page.getByText("Give the new list a title", { exact: true }).waitFor();
+    expect(await violations(page), "creating a list without a title, dark").toEqual([]);
+    expect((await fetch(`${server().baseUrl}/lists/${name}`, { method: "DELETE" })).status).toBe(204);
+    await page.getByText(/^This list was deleted/).waitFor();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await violations(page), `the list deleted, ${scheme}`).toEqual([]);
+    }
   });
 });

@@ -121,3 +121,38 @@ export async function addWithForm(page: Page, title: string): Promise<void> {
   await newTaskField(page).fill(title);
   await newTaskField(page).press("Enter");
 }
+
+/**
+ * The words of the page's text that are drawn on more than one line, but for those longer than the
+ * width inside their element, which nothing but breaking them fits.
+ */
+export function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (parent === null || parent.offsetParent === null) continue;
+      // The width a word has to fit in: the element's, but for its padding and borders.
+      const style = getComputedStyle(parent);
+      const width =
+        parent.getBoundingClientRect().width -
+        ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].reduce(
+          (sum, side) => sum + Number.parseFloat(style.getPropertyValue(side.replace(/[A-Z]/g, "-$&").toLowerCase())),
+          0,
+        );
+      const text = node.textContent ?? "";
+      for (const match of text.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const parts = [...range.getClientRects()];
+        const lines = new Set(parts.map((rect) => Math.round(rect.top)));
+        // Its parts laid end to end: the width the word would take on one line.
+        const whole = parts.reduce((sum, rect) => sum + rect.width, 0);
+        if (lines.size > 1 && whole <= width) broken.push(match[0]);
+      }
+    }
+    return broken;
+  });
+}

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
-import { addFromElsewhere, expectShown, newTaskField, serverTasks, useBrowser } from "./browser.ts";
+import { addFromElsewhere, brokenWords, expectShown, newTaskField, serverTasks, useBrowser } from "./browser.ts";
 
 /** `UPDATE_SCREENSHOTS=1 npm run test:browser` rewrites the screenshots the README shows. */
 const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? resolve(import.meta.dirname, "../../docs") : undefined;
@@ -53,6 +53,15 @@ describe("the home page, for a person", () => {
   const list = () => `${server().baseUrl}/tasks`;
 
   test("follows the system's light or dark mode", async () => {
+    // Lists beside the default one, as the screenshots show them.
+    for (const title of ["Groceries", "Holiday in the mountains"]) {
+      const res = await fetch(`${server().baseUrl}/lists`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ title }),
+      });
+      expect(res.status).toBe(201);
+    }
     expect((await addFromElsewhere(list(), "Show the list on a home page", true)).status).toBe(200);
     expect((await addFromElsewhere(list(), "Test it in a real browser", false)).status).toBe(200);
     expect(
@@ -61,6 +70,7 @@ describe("the home page, for a person", () => {
     ).toBe(200);
     const page = await openPage(home());
     await expectShown(page, await serverTasks(list()));
+    await page.getByRole("link", { name: "Holiday in the mountains", exact: true }).waitFor();
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const [background, text] = await page.evaluate(() => {
@@ -271,29 +281,4 @@ async function startWith(listUrl: string, tasks: readonly (readonly [string, boo
 async function expectAllShown(page: Page): Promise<void> {
   const held = (await serverTasks(`${new URL(page.url()).origin}/tasks`)).length;
   await expect.poll(() => page.locator("#tasks > li").count(), { timeout: 30_000 }).toBe(held);
-}
-
-/**
- * The words of the page's text that are drawn on more than one line, but for those longer than their
- * element's width, which nothing but breaking them fits.
- */
-function brokenWords(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (parent === null || parent.offsetParent === null) continue;
-      const width = parent.getBoundingClientRect().width;
-      const text = node.textContent ?? "";
-      for (const match of text.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-        if (lines.size > 1 && range.getBoundingClientRect().width < width) broken.push(match[0]);
-      }
-    }
-    return broken;
-  });
 }

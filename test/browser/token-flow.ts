@@ -115,7 +115,7 @@ export function describeTokenFlow(runtime: Runtime): void {
       const notice = page.getByText(READ_ONLY, { exact: false });
       await notice.waitFor();
       expect(await notice.textContent()).toBe(
-        `${READ_ONLY}. The list is shown, and its controls are off until you change the token`,
+        `${READ_ONLY}. The lists are shown, and the controls that change them are off until you change the token`,
       );
       expect(await serverTasks(list(), READ_TOKEN)).toEqual(before);
       const first = before[0]?.title ?? "";
@@ -125,6 +125,8 @@ export function describeTokenFlow(runtime: Runtime): void {
         page.getByRole("checkbox", { name: first, exact: true }),
         page.getByRole("button", { name: `Edit ${first}`, exact: true }),
         page.getByRole("button", { name: `Delete ${first}`, exact: true }),
+        page.getByRole("textbox", { name: "Title of a new list", exact: true }),
+        page.getByRole("button", { name: "Create list", exact: true }),
       ];
       for (const control of controls) expect(await control.isDisabled()).toBe(true);
       // Nor does its title edit on a double click, or take the focus that Enter on it would use.

@@ -4,10 +4,10 @@ import { byId, say } from "./dom.js";
 
 const READ_ONLY_KEY = "task-list-read-only";
 const notice = byId("read-only", HTMLParagraphElement);
-// Every control that writes, beside each task's own, which rows take from isReadOnly when drawn; a task
+// Every control that writes, creating a list included, beside each task's own, which rows take from isReadOnly when drawn; a task
 // whose deletion waits to be sent keeps its controls off.
 const ROW = "#tasks li:not(.deleting)";
-const CONTROLS = `#title, #toggle-all, #clear-completed, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
+const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
 
 /** Whether the kept token may only read: the service answered a write with 403. */
 export function isReadOnly() {
@@ -45,5 +45,8 @@ function showControls(message) {
   for (const title of document.querySelectorAll(`${ROW} .title-text`)) {
     if (title instanceof HTMLElement) title.tabIndex = off ? -1 : 0;
   }
-  say(notice, off ? `${message}. The list is shown, and its controls are off until you change the token` : "");
+  say(
+    notice,
+    off ? `${message}. The lists are shown, and the controls that change them are off until you change the token` : "",
+  );
 }

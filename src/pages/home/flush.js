@@ -1,6 +1,7 @@
 // The home page's script: sends the writes that waited, once the service can be reached again.
 // @ts-check
 import { notify } from "./dom.js";
+import { isGone } from "./gone.js";
 import { put, remove, taskOf } from "./list.js";
 import { sent, showWaiting, waiting } from "./outbox.js";
 import { messageOf, sendTask, tasksUrl } from "./service.js";
@@ -32,7 +33,7 @@ export function sendWaiting() {
 
 /** Sends what waits, in order, stopping at the first that still cannot reach the service. */
 async function flush() {
-  if (flushing || waiting().length === 0) return;
+  if (flushing || isGone() || waiting().length === 0) return;
   flushing = true;
   try {
     for (let write = waiting()[0]; write !== undefined; write = waiting()[0]) {

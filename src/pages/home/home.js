@@ -7,7 +7,9 @@ import { byId, settle } from "./dom.js";
 import { editTitles } from "./edit.js";
 import { sendWaiting } from "./flush.js";
 import { followFilter } from "./footer.js";
+import { afterGone } from "./gone.js";
 import { rows } from "./list.js";
+import { followLists, readLists, restartLists } from "./lists.js";
 import { dropToken, openApiUrl } from "./service.js";
 import { refresh, restart, stopStream } from "./sync.js";
 import { controlTasks } from "./task-controls.js";
@@ -23,6 +25,7 @@ editTitles(rows);
 showAccess();
 takeTokens(() => {
   restart();
+  restartLists();
   resumeAdd();
 });
 tokenTools({
@@ -33,11 +36,15 @@ tokenTools({
   forget: () => {
     dropToken();
     restart();
+    restartLists();
   },
 });
 document.addEventListener("visibilitychange", () => {
-  if (!document.hidden) refresh();
+  if (document.hidden) return;
+  refresh();
+  readLists();
 });
+afterGone(readLists);
 // Leaving the page deletes what is no longer to be undone, and ends its stream cleanly rather than
 // cutting it off mid-way.
 addEventListener("pagehide", () => {
@@ -46,4 +53,5 @@ addEventListener("pagehide", () => {
 });
 byId("title", HTMLInputElement).focus();
 refresh();
+followLists();
 sendWaiting();

@@ -2,6 +2,7 @@
 // @ts-check
 import { byId, say } from "./dom.js";
 import { markPending, showQueued } from "./list.js";
+import { listName } from "./service.js";
 import { shortTitle } from "./title.js";
 
 /** @typedef {import("./list.js").Task} Task */
@@ -13,7 +14,9 @@ import { shortTitle } from "./title.js";
  *   | { kind: "delete", id: number, seen: Task }} Waiting
  */
 
-const OUTBOX_KEY = "task-list-outbox";
+// Each list has its own outbox, so that no write waiting for one is ever sent to another; the default
+// list's keeps the key it had before there were lists.
+const OUTBOX_KEY = listName === "default" ? "task-list-outbox" : `task-list-outbox:${listName}`;
 const banner = byId("outbox", HTMLParagraphElement);
 
 /** @returns {Waiting[]} */
@@ -37,6 +40,11 @@ export function queue(write) {
 /** Drops the first write that waits: it was sent, or the service refused it. */
 export function sent() {
   keep(waiting().slice(1));
+}
+
+/** Drops every write that waits: the list they were for was deleted. */
+export function dropWaiting() {
+  keep([]);
 }
 
 /** @param {Waiting[]} writes */

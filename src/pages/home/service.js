@@ -3,11 +3,25 @@
 import { writable } from "./access.js";
 import { byId } from "./dom.js";
 
-// The page is the base path with or without its trailing slash; the API sits under it either way.
+// The page is the base path with or without its trailing slash, the default list's page, or a named
+// list's page, `lists/<name>/` under it; the list's API sits under the page, the rest under the base.
 const base = location.pathname.endsWith("/") ? location.pathname : `${location.pathname}/`;
+const LIST_PAGE = /^(.*\/)lists\/([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\/$/.exec(base);
+const root = LIST_PAGE?.[1] ?? base;
+/** The name of the list this page shows. */
+export const listName = LIST_PAGE?.[2] ?? "default";
 export const tasksUrl = `${base}tasks`;
 export const eventsUrl = `${base}tasks/events`;
-export const openApiUrl = `${base}openapi.json`;
+export const listsUrl = `${root}lists`;
+export const openApiUrl = `${root}openapi.json`;
+
+/**
+ * The page of a list: the base path itself for the default list.
+ * @param {string} name
+ */
+export function pageOf(name) {
+  return name === "default" ? root : `${root}lists/${name}/`;
+}
 const TOKEN_KEY = "task-list-token";
 // What the service takes as a bearer token (RFC 6750's token68); anything else cannot be sent.
 const TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;

@@ -1,6 +1,7 @@
 // The home page's script: keeps the list shown current, following the list's events or polling it.
 // @ts-check
 import { byId, say } from "./dom.js";
+import { isGone, listGone } from "./gone.js";
 import { clear, put, remove, render } from "./list.js";
 import { BadToken, dropToken, eventsUrl, messageOf, send, tasksUrl } from "./service.js";
 import { showTokenForm, waitingForToken } from "./token.js";
@@ -50,13 +51,13 @@ export function unusable(error) {
 
 function schedule() {
   clearTimeout(timer);
-  if (!document.hidden && streaming === null && !waitingForToken()) timer = setTimeout(refresh, POLL_MS);
+  if (!document.hidden && streaming === null && !waitingForToken() && !isGone()) timer = setTimeout(refresh, POLL_MS);
 }
 
 /** One read at a time: a refresh asked for during a read runs right after it, so answers never arrive out of order. */
 export function refresh() {
   clearTimeout(timer);
-  if (waitingForToken() || streaming !== null) return;
+  if (waitingForToken() || streaming !== null || isGone()) return;
   if (loading !== null) {
     loadAgain = true;
     return;
@@ -90,6 +91,10 @@ async function poll() {
     askForToken(await messageOf(res));
     return false;
   }
+  if (res.status === 410) {
+    listGone();
+    return false;
+  }
   if (res.status === 200) {
     render(await res.json());
     etag = res.headers.get("ETag");
@@ -116,6 +121,10 @@ async function follow() {
   const res = await subscribe(controller.signal);
   if (res?.status === 401) {
     askForToken(await messageOf(res));
+    return true;
+  }
+  if (res?.status === 410) {
+    listGone();
     return true;
   }
   if (res?.status !== 200 || res.body === null) {
@@ -153,7 +162,7 @@ async function follow() {
  */
 async function subscribe(signal) {
   const now = await send(`${tasksUrl}?after=${HIGHEST_ID}`).catch(unreachable);
-  if (now === undefined || now.status === 401) return now;
+  if (now === undefined || now.status === 401 || now.status === 410) return now;
   return send(`${eventsUrl}?after=${changeOf(now.headers.get("ETag"))}`, { signal }).catch(unreachable);
 }
 
@@ -201,6 +210,11 @@ function apply(lines) {
   const field = (prefix) => lines.find((line) => line.startsWith(prefix))?.slice(prefix.length);
   const kind = field("event: ");
   const data = field("data: ");
+  // The list was deleted: the stream ends after this, and reading the list again would answer 410.
+  if (kind === "gone") {
+    listGone();
+    return;
+  }
   if (kind === "reset") {
     clear();
     etag = null;
