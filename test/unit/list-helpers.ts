@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, expect } from "vitest";
+import { expect, onTestFinished } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import { HeldLists } from "../../src/store/held-lists.ts";
@@ -14,19 +14,18 @@ import type { TaskLists } from "../../src/store/store.ts";
 export const LIST_STORES = ["memory", "a SQLite file"] as const;
 export type ListStore = (typeof LIST_STORES)[number];
 
-let dir: string | undefined;
-const opened: { close(): void }[] = [];
-afterAll(() => {
-  for (const connection of opened.splice(0)) connection.close();
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-});
-
-/** New lists in `store`: a SQLite file of their own, closed and removed after the file's tests. */
+/**
+ * New lists in `store`, made inside a test: a SQLite file of their own, closed and removed once the
+ * test finishes.
+ */
 export function newLists(store: ListStore = "memory"): TaskLists {
   if (store === "memory") return new HeldLists();
-  dir ??= mkdtempSync(join(tmpdir(), "task-list-lists-"));
-  const connection = openNodeSqlite(join(dir, `${opened.length}.db`));
-  opened.push(connection);
+  const dir = mkdtempSync(join(tmpdir(), "task-list-lists-"));
+  const connection = openNodeSqlite(join(dir, "tasks.db"));
+  onTestFinished(() => {
+    connection.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   return new SqliteFileLists(connection);
 }
 
