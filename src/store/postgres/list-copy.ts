@@ -52,6 +52,11 @@ export class ListCopy implements HeldCopy {
   /** Aborted once a read finds the list missing: every reader waiting on it wakes and reads it so. */
   #missing = new AbortController();
   #waiting = 0;
+  /**
+   * Whether the list changed since the last read began: a notification with no reader waiting
+   * reads nothing, and a reader that waits next goes to read at once.
+   */
+  #stale = false;
 
   /** `onRead` is told after each read, when the copy's size may have changed. */
   constructor(db: PostgresDatabase, name: string, watch: Watch, onRead: (copy: ListCopy) => void) {
@@ -80,6 +85,7 @@ export class ListCopy implements HeldCopy {
 
   async read(): Promise<seam.ListRead> {
     const mirror = this.#mirror;
+    this.#stale = false;
     try {
       const version = await this.#db.run("read", (sql) =>
         mirror.read((instance, after) => this.#changesSince(sql, instance, after)),
@@ -103,6 +109,7 @@ export class ListCopy implements HeldCopy {
 
   /** Told that the list changed (a notification, or the listening connection made again): its readers read it. */
   changed(): void {
+    this.#stale = true;
     if (this.#waiting === 0) return;
     const notify = () => this.#changes?.notify();
     this.read().then(notify, notify);
@@ -111,7 +118,7 @@ export class ListCopy implements HeldCopy {
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
     const changes = this.#changes;
     if (changes === undefined) return this.#poll(signal);
-    if (this.#missing.signal.aborted) return Promise.resolve();
+    if (this.#missing.signal.aborted || this.#stale) return Promise.resolve();
     const either = AbortSignal.any([signal, this.#missing.signal]);
     this.#waiting++;
     const waited =

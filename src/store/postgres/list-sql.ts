@@ -9,7 +9,7 @@ import { journalReply } from "./journal-sql.ts";
 export interface Statements {
   /** The schema's version row; fails with 42P01 when there is none. */
   readonly version: string;
-  /** Whether the schema holds a `list` table, and a `schema_version` table, read from one snapshot of the catalog. */
+  /** Whether the schema holds a `list` table (version 1) or `lists` (since 2), and a `schema_version` table, read from one snapshot of the catalog. */
   readonly listed: string;
   /** The catch-up query; no row when the list is not live. */
   readonly changes: string;
@@ -34,7 +34,7 @@ export function statements(schema: string): Statements {
   // scan would read them all until vacuum comes.
   return {
     version: `SELECT version FROM ${s}.schema_version`,
-    listed: `SELECT bool_or(tablename = 'list') IS TRUE AS listed, bool_or(tablename = 'schema_version') IS TRUE
+    listed: `SELECT bool_or(tablename IN ('list', 'lists')) IS TRUE AS listed, bool_or(tablename = 'schema_version') IS TRUE
   AS versioned FROM pg_tables WHERE schemaname = '${schema}'`,
     // One statement, so the counters are of the same moment as the tasks: its first row is the
     // list's state, each row after it one change (\`row_change\` set), in change order. A reader
