@@ -3,7 +3,7 @@
 // by itself (docs/operating.md, "Backups").
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { markCopy } from "../src/store/sqlite/sqlite-copies.ts";
-import { SqliteList } from "../src/store/sqlite/sqlite-list.ts";
+import { openSqliteDatabase } from "../src/store/sqlite/sqlite-list.ts";
 import { openListFile, runScript } from "./sqlite-file.ts";
 
 const USAGE = "Usage: npm run backup -- <sqlite path> <copy path>";
@@ -24,7 +24,7 @@ await runScript(() => {
   const copied = openListFile(partial);
   try {
     // Brings a copy of a file of an older version up to date, as its server would.
-    new SqliteList(copied);
+    openSqliteDatabase(copied);
     markCopy(copied);
   } finally {
     copied.close();

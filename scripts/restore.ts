@@ -10,7 +10,7 @@ import { NEW_HISTORY } from "../src/store/new-history.ts";
 import { describeError } from "../src/store/postgres/postgres-database.ts";
 import { PostgresLists } from "../src/store/postgres/postgres-lists.ts";
 import { hideDatabasePassword, parsePostgresServerConfig } from "../src/store/postgres/settings.ts";
-import { SqliteList } from "../src/store/sqlite/sqlite-list.ts";
+import { openSqliteDatabase } from "../src/store/sqlite/sqlite-list.ts";
 import { openListFile, runScript } from "./sqlite-file.ts";
 
 const USAGE =
@@ -53,7 +53,7 @@ function putBack(copy: string, path: string): void {
 function startNewHistory(path: string): string {
   const db = openListFile(path);
   try {
-    new SqliteList(db, { restored: true });
+    openSqliteDatabase(db, { restored: true });
   } finally {
     db.close();
   }

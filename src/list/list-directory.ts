@@ -40,6 +40,13 @@ export interface DirectoryState {
   /** The lists that exist, in the order they were created. */
   readonly lists: readonly ListRecord[];
   readonly deleted: readonly DeletedList[];
+  /** The POST keys remembered, each scope's oldest first, with the list each made. */
+  readonly keys?: readonly RememberedListKey[];
+}
+
+/** A POST's key as the directory remembers it: with the list it made, as first answered. */
+export interface RememberedListKey extends DirectoryKey {
+  readonly json: string;
 }
 
 /** The versions an `If-Match` names (unquoted), `"any"` for `*`, undefined without one. */
@@ -64,7 +71,13 @@ export interface DirectoryLimits {
  * deletion of the default list.
  */
 export type ListResult =
-  | { readonly outcome: "created"; readonly list: ListRecord; readonly resume: Continuation }
+  | {
+      readonly outcome: "created";
+      readonly list: ListRecord;
+      readonly resume: Continuation;
+      /** The POST's key, remembered with the list's JSON; its scope keeps only its newest keys past that. */
+      readonly key?: RememberedListKey;
+    }
   | { readonly outcome: "replayed"; readonly json: string }
   | { readonly outcome: "retitled" | "unchanged"; readonly list: ListRecord }
   | { readonly outcome: "deleted"; readonly name: string }
@@ -109,6 +122,8 @@ export class ListDirectory {
     this.#change = state.change;
     for (const list of state.lists) this.#lists.set(list.name, list);
     for (const { name, highestId, change } of state.deleted) this.#deleted.set(name, { highestId, change });
+    for (const { scope, key, fingerprint, json } of state.keys ?? [])
+      this.#scope(scope).set(key, { fingerprint, json });
   }
 
   /** The directory's version: it changes when a list is created, retitled or deleted, and only then. */
@@ -146,8 +161,10 @@ export class ListDirectory {
         : { outcome: "key-reused" };
     }
     const result = this.#create(name, title, limits);
-    if (key !== undefined && result.outcome === "created") this.#remember(key, listJson(result.list), limits.maxKeys);
-    return result;
+    if (key === undefined || result.outcome !== "created") return result;
+    const remembered = { ...key, json: listJson(result.list) };
+    this.#remember(remembered, limits.maxKeys);
+    return { ...result, key: remembered };
   }
 
   /**
@@ -208,13 +225,18 @@ export class ListDirectory {
     return { outcome: "retitled", list };
   }
 
-  #remember(key: DirectoryKey, json: string, max: number): void {
-    let keys = this.#keys.get(key.scope);
+  #scope(scope: string): Map<string, { readonly fingerprint: string; readonly json: string }> {
+    let keys = this.#keys.get(scope);
     if (keys === undefined) {
       keys = new Map();
-      this.#keys.set(key.scope, keys);
+      this.#keys.set(scope, keys);
     }
-    keys.set(key.key, { fingerprint: key.fingerprint, json });
+    return keys;
+  }
+
+  #remember({ scope, key, fingerprint, json }: RememberedListKey, max: number): void {
+    const keys = this.#scope(scope);
+    keys.set(key, { fingerprint, json });
     for (const oldest of keys.keys()) {
       if (keys.size <= max) break;
       keys.delete(oldest);

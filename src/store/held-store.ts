@@ -3,6 +3,7 @@
 import type { ListLimits } from "../config.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import type { Decision, HeldList, ListChange } from "../list/held-list.ts";
+import type { Continuation } from "../list/list-directory.ts";
 import type { NewTask } from "../list/task.ts";
 import type { WriteResult } from "../list/writes.ts";
 import { ChangeSignal } from "./change-signal.ts";
@@ -48,6 +49,12 @@ export class HeldListStore implements seam.TaskStore {
 
   async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
     return this.#made(this.#held().remove(id, ifMatch));
+  }
+
+  /** The highest id the list gave and its last change number: where it would continue if made again. */
+  get reached(): Continuation {
+    const { highestId, change } = this.read();
+    return { highestId, change };
   }
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {

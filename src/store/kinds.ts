@@ -3,11 +3,11 @@
 import { type EnvRecord, parseChoice, read } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { DurableObjectStore, type ListObjectNamespace } from "./durable-object/durable-store.ts";
-import { MemoryLists } from "./memory-lists.ts";
+import { HeldLists } from "./held-lists.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
 import { SingleList } from "./single-list.ts";
-import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileStore, type StoreLog } from "./sqlite/file-store.ts";
+import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileLists, type StoreLog } from "./sqlite/file-store.ts";
 import type { TaskLists } from "./store.ts";
 
 /** What a Node, Bun or Deno server offers the stores: its runtime's SQLite driver, and its log. */
@@ -52,17 +52,15 @@ const KINDS = {
   memory: {
     settings: [],
     keeps: () => "in memory",
-    onServer: async () => new MemoryLists(),
+    onServer: async () => new HeldLists(),
     // On Workers one request may not wake another, so a waiting reader looks again on its own timer.
-    onWorker: async () => new MemoryLists({ pollMs: WORKER_MEMORY_POLL_MS }),
+    onWorker: async () => new HeldLists({ pollMs: WORKER_MEMORY_POLL_MS }),
   },
   sqlite: {
     settings: ["SQLITE_PATH"],
     keeps: (env) => `in ${JSON.stringify(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH)}`,
     notOnWorkers: { SQLITE_PATH: "set TASK_STORE=durable to keep the list in the Durable Object's SQLite" },
-    // One list for now: the file's tables hold the default list only.
-    onServer: async (env, host) =>
-      new SingleList(openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host)),
+    onServer: async (env, host) => openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host),
   },
   durable: {
     settings: [],
@@ -150,12 +148,12 @@ function chooseKind(env: EnvRecord, where: Where): KindName {
   return kind;
 }
 
-/** Opens the list in the SQLite file at `path`, or stops the start naming SQLITE_PATH and the cause. */
-function openSqliteStore(path: string, host: ServerHost): SqliteFileStore {
+/** Opens the lists in the SQLite file at `path`, or stops the start naming SQLITE_PATH and the cause. */
+function openSqliteStore(path: string, host: ServerHost): SqliteFileLists {
   let connection: SqliteFileConnection | undefined;
   try {
     connection = host.openSqlite(path);
-    return new SqliteFileStore(connection, host.log);
+    return new SqliteFileLists(connection, host.log);
   } catch (error) {
     // Releases the file's lock, which a database that opened but could not hold the list would keep.
     connection?.close();

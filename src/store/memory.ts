@@ -24,10 +24,4 @@ export class MemoryStore extends HeldListStore {
         : { tasks: [], deletions: [], change: after.change, highestId: after.highestId, forgotten: after.change };
     super(() => new HeldList(new EncodedList(crypto.randomUUID().slice(0, 8), tasks)), undefined, options);
   }
-
-  /** The highest id the list gave and its last change number: where it would continue if made again. */
-  get reached(): Continuation {
-    const { highestId, change } = this.read();
-    return { highestId, change };
-  }
 }

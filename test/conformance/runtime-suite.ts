@@ -1,4 +1,4 @@
-import { expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { requestHead } from "../load/http.ts";
 import { parseResponses, RawConnection } from "../load/raw-http.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
@@ -75,6 +75,22 @@ function describeServer(runtime: Runtime, env: Readonly<Record<string, string>>,
     );
     const tokens = options.tokens;
     if (tokens === undefined) throw new Error("The suite's servers run with READ_TOKENS and WRITE_TOKENS");
+    // A named list crosses the same adapter under /lists/{name}: the same cases, its paths.
+    const named = { ...options, fresh: false, listPath: "/lists/conformance" };
+    beforeAll(async () => {
+      const res = await fetch(`${server().baseUrl}${options.basePath ?? ""}/lists/conformance`, {
+        method: "PUT",
+        body: JSON.stringify({ title: "Conformance" }),
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens.write}` },
+      });
+      expect(res.status, await res.text()).toBe(201);
+    });
+    describeConformance(
+      "conformance on a named list",
+      () => ({ baseUrl: `${server().baseUrl}${options.basePath ?? ""}`, fetch: checkedFetch }),
+      named,
+      serverCases(named),
+    );
     test(`the ${runtime} server logs each request as one JSON object on a line of its own, with its request id`, async () => {
       const running = server();
       const requestId = `log-check-${crypto.randomUUID()}`;

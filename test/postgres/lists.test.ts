@@ -1,10 +1,9 @@
-// The lists' own rules and a list's life, as test/unit runs them on lists in memory, on lists in
-// PostgreSQL: each test's app on a schema of its own.
+// The lists' own rules and a list's life, as test/unit runs them on the stores of one process, on
+// lists in PostgreSQL: each test's lists in a schema of their own.
 import type postgres from "postgres";
-import { afterAll, inject } from "vitest";
-import { createApp } from "../../src/app.ts";
-import { parseAppConfig } from "../../src/config.ts";
-import { describeListLifecycle, type ListsApp } from "../unit/list-lifecycle-rules.ts";
+import { afterAll, describe, inject } from "vitest";
+import type { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
+import { describeListLifecycle } from "../unit/list-lifecycle-rules.ts";
 import { describeListRules } from "../unit/list-rules.ts";
 import { processStore } from "./process-store.ts";
 
@@ -15,16 +14,14 @@ afterAll(async () => {
 });
 
 let schemas = 0;
-const listsApp: ListsApp = async (env = {}, upgradeWebSocket) => {
+async function newLists(): Promise<PostgresLists> {
   const { lists, sql } = processStore(url, `lists_rules_${schemas++}`);
   pools.push(sql);
   await lists.open();
-  return createApp({
-    lists,
-    config: parseAppConfig({ LOG_LEVEL: "off", ...env }),
-    ...(upgradeWebSocket === undefined ? {} : { upgradeWebSocket }),
-  });
-};
+  return lists;
+}
 
-describeListRules("lists in PostgreSQL", (env) => listsApp(env));
-describeListLifecycle("lists in PostgreSQL", listsApp);
+describe("lists in PostgreSQL", () => {
+  describeListRules(newLists);
+  describeListLifecycle(newLists);
+});

@@ -10,6 +10,7 @@ import { expectNonZeroExit, startFailure } from "../support/server-fixture.ts";
 import { createTask, describeDurableServer, postTask, readList } from "./durable-server.ts";
 import { describeFileGone } from "./file-gone.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
+import { describeListsKilled } from "./lists-killed.ts";
 import { describeRestoredCopy } from "./restored-copy.ts";
 
 /** The runtimes that keep the list in a SQLite file. */
@@ -54,6 +55,10 @@ export function describeSqliteRuntime(runtime: SqliteRuntime): void {
   }
 
   if (durable) describeKillMidLoad(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "killed.db")));
+  // One transaction per creation or deletion, on either driver: shown once, on node:sqlite.
+  if (runtime === "node") {
+    describeListsKilled(runtime, "TASK_STORE=sqlite", () => sqliteAt(join(dir, "lists-killed.db")));
+  }
   describeFileGone(runtime, dir);
   describeRestoredCopy(runtime, dir);
 

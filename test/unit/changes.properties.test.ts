@@ -4,9 +4,9 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, test } from "vitest";
 import { MemoryStore } from "../../src/store/memory.ts";
-import { SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { histories, run } from "../support/change-history.ts";
+import { sqliteDefaultList } from "./helpers.ts";
 
 describe("a subscriber that applies events by id holds exactly the list, however it changed and wherever it resumes", () => {
   test("on the memory store", async () => {
@@ -25,13 +25,13 @@ describe("a subscriber that applies events by id holds exactly the list, however
           const path = join(dir, `tasks-${runs++}.db`);
           const first = openNodeSqlite(path);
           try {
-            await run(new SqliteFileStore(first), steps);
+            await run(sqliteDefaultList(first), steps);
           } finally {
             first.close();
           }
           const again = openNodeSqlite(path);
           try {
-            const reopened = new SqliteFileStore(again);
+            const reopened = sqliteDefaultList(again);
             await run(
               reopened,
               steps.filter((step) => step.kind !== "create"),

@@ -3,10 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { HeldTaskStore } from "../../src/store/held-lists.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
-import { type SqliteFileConnection, SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
+import type { SqliteFileConnection } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import type { IdempotencyKey, TaskStore } from "../../src/store/store.ts";
+import { sqliteDefaultList } from "./helpers.ts";
 
 const decoder = new TextDecoder();
 const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024, maxKeys: 100 };
@@ -20,14 +22,14 @@ afterEach(() => {
 });
 
 /** A SQLite file store on a new file; `reopen` closes it and opens the same file again, as a restart does. */
-function sqliteStore(): { store: SqliteFileStore; reopen: () => SqliteFileStore } {
+function sqliteStore(): { store: HeldTaskStore; reopen: () => HeldTaskStore } {
   const dir = mkdtempSync(join(tmpdir(), "task-list-changes-"));
   dirs.push(dir);
   const path = join(dir, "tasks.db");
   const open = () => {
     const connection = openNodeSqlite(path);
     connections.push(connection);
-    return new SqliteFileStore(connection);
+    return sqliteDefaultList(connection);
   };
   return {
     store: open(),

@@ -1,6 +1,6 @@
 import { beforeAll, expect } from "vitest";
+import { HeldLists } from "../../src/store/held-lists.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
-import { MemoryLists } from "../../src/store/memory-lists.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";
@@ -19,7 +19,7 @@ describeConformance("conformance through app.request, every setting configured",
 });
 
 // A named list is the whole contract too: the suite's requests to the list go under /lists/{name}.
-const lists = new MemoryLists();
+const lists = new HeldLists();
 const named = inProcessTarget({ lists }, CONFIGURED_ENV);
 beforeAll(async () => {
   const created = await named.fetch(

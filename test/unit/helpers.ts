@@ -2,7 +2,9 @@ import { expect } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import type { JsonBytes } from "../../src/list/encoded-list.ts";
+import type { HeldTaskStore } from "../../src/store/held-lists.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
+import { type SqliteFileConnection, SqliteFileLists, type StoreLog } from "../../src/store/sqlite/file-store.ts";
 import type { TaskStore } from "../../src/store/store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */
@@ -120,4 +122,9 @@ export async function expectRefused(
 /** The exact bytes the contract expects for a task: keys id, title, completed, in that order. */
 export function taskText(task: TaskBody): string {
   return `{"id":${task.id},"title":${JSON.stringify(task.title)},"completed":${task.completed}}`;
+}
+
+/** The default list of the SQLite file `connection` opens, as a server opens the file. */
+export function sqliteDefaultList(connection: SqliteFileConnection, log?: StoreLog): HeldTaskStore {
+  return new SqliteFileLists(connection, log).list("default");
 }

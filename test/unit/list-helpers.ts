@@ -1,12 +1,38 @@
-// Apps with many lists in memory, and the requests the lists' tests send.
-import { expect } from "vitest";
+// Apps with many lists in memory or in a SQLite file, and the requests the lists' tests send.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
-import { MemoryLists } from "../../src/store/memory-lists.ts";
+import { HeldLists } from "../../src/store/held-lists.ts";
+import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
+import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
+import type { TaskLists } from "../../src/store/store.ts";
 
-/** The app over lists in memory, configured from `env` (its log off unless `env` says otherwise). */
-export function listsApp(env: EnvRecord = {}): TaskApp {
-  return createApp({ lists: new MemoryLists(), config: parseAppConfig({ LOG_LEVEL: "off", ...env }) });
+/** The stores that hold many lists in this process, by the name the tests give them. */
+export const LIST_STORES = ["memory", "a SQLite file"] as const;
+export type ListStore = (typeof LIST_STORES)[number];
+
+let dir: string | undefined;
+const opened: { close(): void }[] = [];
+afterAll(() => {
+  for (const connection of opened.splice(0)) connection.close();
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+});
+
+/** New lists in `store`: a SQLite file of their own, closed and removed after the file's tests. */
+export function newLists(store: ListStore = "memory"): TaskLists {
+  if (store === "memory") return new HeldLists();
+  dir ??= mkdtempSync(join(tmpdir(), "task-list-lists-"));
+  const connection = openNodeSqlite(join(dir, `${opened.length}.db`));
+  opened.push(connection);
+  return new SqliteFileLists(connection);
+}
+
+/** The app over new lists in `store`, configured from `env` (its log off unless `env` says otherwise). */
+export function listsApp(env: EnvRecord = {}, store: ListStore = "memory"): TaskApp {
+  return createApp({ lists: newLists(store), config: parseAppConfig({ LOG_LEVEL: "off", ...env }) });
 }
 
 /** Sends `method` to `path` with `value` as a JSON body and `headers`. */

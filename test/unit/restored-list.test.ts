@@ -2,9 +2,10 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import { SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
+import type { HeldTaskStore } from "../../src/store/held-lists.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import { SqliteList } from "../../src/store/sqlite/sqlite-list.ts";
+import { openSqliteDatabase } from "../../src/store/sqlite/sqlite-list.ts";
+import { sqliteDefaultList } from "./helpers.ts";
 
 const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024, maxKeys: 100 };
 let dir: string;
@@ -23,14 +24,14 @@ function restore(copy: string, path: string, now: Date): void {
   vi.setSystemTime(now);
   copyFileSync(copy, path);
   const db = openNodeSqlite(path);
-  new SqliteList(db, { restored: true });
+  openSqliteDatabase(db, { restored: true });
   db.close();
 }
 
 /** Opens the list at `path` as a server does and adds `count` tasks. */
-async function serve(path: string, count: number): Promise<{ store: SqliteFileStore; close: () => void }> {
+async function serve(path: string, count: number): Promise<{ store: HeldTaskStore; close: () => void }> {
   const db = openNodeSqlite(path);
-  const store = new SqliteFileStore(db);
+  const store = sqliteDefaultList(db);
   for (let i = 0; i < count; i++) await store.append({ title: `Task ${i}`, completed: false }, LIMITS);
   return { store, close: () => db.close() };
 }
@@ -40,7 +41,7 @@ test("a copy restored twice, a second apart, resets every cursor the first resto
   const path = join(dir, "tasks.db");
   const copy = join(dir, "copy.db");
   const made = openNodeSqlite(path);
-  new SqliteList(made);
+  sqliteDefaultList(made);
   made.close();
   copyFileSync(path, copy);
 

@@ -9,10 +9,10 @@ import type { ListVersion } from "../../src/list/encoded-list.ts";
 import { INITIAL_TASKS, type Task } from "../../src/list/task.ts";
 import { createServerApp } from "../../src/runtimes/server.ts";
 import { openServerStore } from "../../src/store/kinds.ts";
-import { type SqliteFileConnection, SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
+import type { SqliteFileConnection } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { largeTasks, writeOlderList, writeReleasedList } from "../support/legacy-sqlite.ts";
-import { joinParts, taskText, utf8 } from "./helpers.ts";
+import { joinParts, sqliteDefaultList, taskText, utf8 } from "./helpers.ts";
 
 const decoder = new TextDecoder();
 const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024, maxKeys: 100 };
@@ -72,7 +72,7 @@ function listAfter(...appended: Task[]): Task[] {
 
 describe("a SQLite store", () => {
   test("starts a new database with the two initial tasks and appends from id 3", async () => {
-    const store = new SqliteFileStore(connect());
+    const store = sqliteDefaultList(connect());
     expect(tasksOf(store.read())).toEqual(INITIAL_TASKS);
     const created = await store.append({ title: "Third", completed: false }, LIMITS);
     expect(created).toEqual(appended({ id: 3, title: "Third", completed: false }));
@@ -81,10 +81,10 @@ describe("a SQLite store", () => {
 
   test("writes the initial tasks once: reopening keeps every task and adds no initial task again", async () => {
     const first = connect();
-    const created = await new SqliteFileStore(first).append({ title: "Kept", completed: true }, LIMITS);
+    const created = await sqliteDefaultList(first).append({ title: "Kept", completed: true }, LIMITS);
     close(first);
 
-    const reopened = new SqliteFileStore(connect());
+    const reopened = sqliteDefaultList(connect());
     expect(tasksOf(reopened.read())).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
     expect(created).toEqual(appended({ id: 3, title: "Kept", completed: true }));
     expect(await reopened.append({ title: "Next", completed: false }, LIMITS)).toEqual(
@@ -94,11 +94,11 @@ describe("a SQLite store", () => {
 
   test("does not put the initial tasks back into a list emptied by hand, and never gives an id twice", async () => {
     const first = connect();
-    new SqliteFileStore(first);
+    sqliteDefaultList(first);
     first.query("DELETE FROM tasks");
     close(first);
 
-    const reopened = new SqliteFileStore(connect());
+    const reopened = sqliteDefaultList(connect());
     expect(tasksOf(reopened.read())).toEqual([]);
     expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual(
       appended({ id: 3, title: "Only", completed: false }),
@@ -108,12 +108,12 @@ describe("a SQLite store", () => {
   test("gives back every title exactly after a reopen, lone surrogates and NULs included", async () => {
     const titles = ["\ud800", "before \udc00 after", "nul\u0000 inside", 'Grüße 🚀 "q" \\ \u2028', ""];
     const first = connect();
-    const store = new SqliteFileStore(first);
+    const store = sqliteDefaultList(first);
     for (const title of titles) await store.append({ title, completed: false }, LIMITS);
     const body = store.read().body();
     close(first);
 
-    const reopened = new SqliteFileStore(connect()).read();
+    const reopened = sqliteDefaultList(connect()).read();
     expect(joinParts(reopened.body())).toEqual(joinParts(body));
     expect(tasksOf(reopened).map((task) => task.title)).toEqual([
       ...INITIAL_TASKS.map((task) => task.title),
@@ -123,24 +123,24 @@ describe("a SQLite store", () => {
 
   test("keeps its version across a reopen, so clients' ETags stay valid after a restart", async () => {
     const first = connect();
-    const { version } = new SqliteFileStore(first).read();
+    const { version } = sqliteDefaultList(first).read();
     close(first);
 
-    expect(new SqliteFileStore(connect()).read().version).toBe(version);
+    expect(sqliteDefaultList(connect()).read().version).toBe(version);
   });
 
   test("gives two databases of the same length different versions", async () => {
-    const one = new SqliteFileStore(connect()).read();
+    const one = sqliteDefaultList(connect()).read();
     const otherPath = join(dir, "other.db");
     const other = openNodeSqlite(otherPath);
     open.push(other);
-    const two = new SqliteFileStore(other).read();
+    const two = sqliteDefaultList(other).read();
     expect(tasksOf(two)).toEqual(tasksOf(one));
     expect(two.version).not.toBe(one.version);
   });
 
   test("keeps its version until an append changes it", async () => {
-    const store = new SqliteFileStore(connect());
+    const store = sqliteDefaultList(connect());
     const { version } = store.read();
     expect(store.read().version).toBe(version);
     await store.append({ title: "Change", completed: false }, LIMITS);
@@ -151,7 +151,7 @@ describe("a SQLite store", () => {
 
   test("refuses an append once the list holds maxTasks tasks, and writes nothing", async () => {
     const first = connect();
-    const store = new SqliteFileStore(first);
+    const store = sqliteDefaultList(first);
     const limits = { ...LIMITS, maxTasks: INITIAL_TASKS.length + 1 };
     const kept = { id: 3, title: "Last that fits", completed: false };
     expect(await store.append(kept, limits)).toEqual(appended(kept));
@@ -159,12 +159,12 @@ describe("a SQLite store", () => {
     expect(tasksOf(store.read())).toEqual(listAfter(kept));
     close(first);
 
-    expect(tasksOf(await new SqliteFileStore(connect()).read())).toEqual(listAfter(kept));
+    expect(tasksOf(await sqliteDefaultList(connect()).read())).toEqual(listAfter(kept));
   });
 
   test("throws when a write fails after the row was inserted, and keeps nothing of it, in memory or on disk", async () => {
     const first = connect();
-    const store = new SqliteFileStore(first);
+    const store = sqliteDefaultList(first);
     const before = store.read();
     // Fails the statement after its row went in, as a disk error while writing would.
     first.query(
@@ -179,14 +179,14 @@ describe("a SQLite store", () => {
       appended({ id: 3, title: "Whole", completed: false }),
     );
     close(first);
-    expect(tasksOf(await new SqliteFileStore(connect()).read())).toEqual(
+    expect(tasksOf(await sqliteDefaultList(connect()).read())).toEqual(
       listAfter({ id: 3, title: "Whole", completed: false }),
     );
   });
 
   test("a write fault answers POST with 500 and the contract's body, logs the cause, and adds nothing", async () => {
     const connection = connect();
-    const app = createApp({ store: new SqliteFileStore(connection), config: parseAppConfig({}) });
+    const app = createApp({ store: sqliteDefaultList(connection), config: parseAppConfig({}) });
     const before = await (await app.request("/tasks")).text();
     connection.query(
       "CREATE TEMP TRIGGER refuse BEFORE INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
@@ -209,7 +209,7 @@ describe("a SQLite store", () => {
 
   test("refuses an append that would take the list's JSON one byte past maxBytes, and writes nothing", async () => {
     const first = connect();
-    const store = new SqliteFileStore(first);
+    const store = sqliteDefaultList(first);
     const listBytes = () => store.read().usage.bytes;
     const next = { id: 3, title: "Exactly at the limit", completed: true };
     const exact = { ...LIMITS, maxBytes: listBytes() + utf8(taskText(next)).byteLength + 1 };
@@ -221,11 +221,11 @@ describe("a SQLite store", () => {
     expect(joinParts(body).byteLength).toBe(exact.maxBytes);
     expect(await store.append({ title: "", completed: false }, exact)).toEqual(full("bytes"));
     close(first);
-    expect(tasksOf(await new SqliteFileStore(connect()).read())).toEqual(listAfter(next));
+    expect(tasksOf(await sqliteDefaultList(connect()).read())).toEqual(listAfter(next));
   });
 
   test("names the task limit when both limits are reached", async () => {
-    const store = new SqliteFileStore(connect());
+    const store = sqliteDefaultList(connect());
     const limits = { maxTasks: INITIAL_TASKS.length, maxBytes: store.read().usage.bytes, maxKeys: 100 };
     expect(await store.append({ title: "x", completed: false }, limits)).toEqual(full("tasks"));
   });
@@ -234,12 +234,12 @@ describe("a SQLite store", () => {
     const tasks = largeTasks(40, 3000);
     writeReleasedList(path, tasks, "kept-key");
     const first = connect();
-    const store = new SqliteFileStore(first);
+    const store = sqliteDefaultList(first);
     const json = utf8(JSON.stringify(tasks));
     expect(store.read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
     expect(joinParts(store.read().body())).toEqual(json);
     expect(store.read().version).toBe("released00000000-40");
-    expect(first.query("SELECT version FROM schema_version")).toEqual([{ version: 2 }]);
+    expect(first.query("SELECT version FROM schema_version")).toEqual([{ version: 3 }]);
     const key = { scope: "", key: "kept-key", fingerprint: "fingerprint" };
     expect(await store.append({ title: "Again", completed: false }, LIMITS, key)).toMatchObject({
       outcome: "replayed",
@@ -249,13 +249,13 @@ describe("a SQLite store", () => {
       full("bytes"),
     );
     close(first);
-    expect(new SqliteFileStore(connect()).read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
+    expect(sqliteDefaultList(connect()).read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
   });
 
   test("refuses a list of a layout older than version 0.1.0's, saying how to move its tasks, and changes nothing in the file", () => {
     writeOlderList(path, largeTasks(3, 10));
     const refused = connect();
-    expect(() => new SqliteFileStore(refused)).toThrow(
+    expect(() => sqliteDefaultList(refused)).toThrow(
       "The database holds a list of a layout older than version 0.1.0's (its tasks table has no changed column), which this version does not read: open it with the version that made it, take its tasks out with GET /tasks, and put them into a new list",
     );
     close(refused);
@@ -264,8 +264,8 @@ describe("a SQLite store", () => {
   });
 
   test("refuses a second store on a file another store holds open", () => {
-    new SqliteFileStore(connect());
-    expect(() => new SqliteFileStore(openNodeSqlite(path))).toThrow(/locked/);
+    sqliteDefaultList(connect());
+    expect(() => sqliteDefaultList(openNodeSqlite(path))).toThrow(/locked/);
   });
 });
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { ConfigError } from "../../src/errors.ts";
 import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
+import { HeldLists } from "../../src/store/held-lists.ts";
 import { openServerStore, openWorkerStore, type WorkerHost } from "../../src/store/kinds.ts";
-import { MemoryLists } from "../../src/store/memory-lists.ts";
 import { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
 import {
   hideDatabasePassword,
@@ -10,7 +10,7 @@ import {
   redactDatabaseUrl,
 } from "../../src/store/postgres/settings.ts";
 import { SingleList } from "../../src/store/single-list.ts";
-import { SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
+import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import type { TaskLists, TaskStore } from "../../src/store/store.ts";
 
@@ -45,13 +45,13 @@ const NAMESPACE: ListObjectNamespace = {
 
 describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
   test("keep the list in memory when TASK_STORE is unset or empty", async () => {
-    expect(await openServerStore({}, serverHost())).toBeInstanceOf(MemoryLists);
-    expect(await openServerStore({ TASK_STORE: "" }, serverHost())).toBeInstanceOf(MemoryLists);
+    expect(await openServerStore({}, serverHost())).toBeInstanceOf(HeldLists);
+    expect(await openServerStore({ TASK_STORE: "" }, serverHost())).toBeInstanceOf(HeldLists);
   });
 
   test("TASK_STORE=sqlite keeps the list in tasks.db unless SQLITE_PATH names another file", async () => {
     const host = serverHost();
-    expect(onlyList(await openServerStore({ TASK_STORE: "sqlite" }, host))).toBeInstanceOf(SqliteFileStore);
+    expect(await openServerStore({ TASK_STORE: "sqlite" }, host)).toBeInstanceOf(SqliteFileLists);
     await openServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: "/var/lib/tasks/list.db" }, host);
     expect(host.opened).toEqual(["tasks.db", "/var/lib/tasks/list.db"]);
   });
@@ -73,7 +73,7 @@ describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
 
 describe("TASK_STORE on Workers", () => {
   test("is memory by default, and durable or postgres when asked, from their bindings", async () => {
-    expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(MemoryLists);
+    expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(HeldLists);
     expect(
       onlyList(await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))),
     ).toBeInstanceOf(DurableObjectStore);

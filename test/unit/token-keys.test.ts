@@ -5,9 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { MemoryStore } from "../../src/store/memory.ts";
-import { type SqliteFileConnection, SqliteFileStore } from "../../src/store/sqlite/file-store.ts";
+import type { SqliteFileConnection } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import type { IdempotencyKey, TaskStore } from "../../src/store/store.ts";
+import { sqliteDefaultList } from "./helpers.ts";
 
 const MAX_KEYS = 3;
 const LIMITS = { maxTasks: 1_000, maxBytes: 1024 * 1024, maxKeys: MAX_KEYS };
@@ -27,7 +28,7 @@ function sqliteFile(): { open: () => TaskStore; close: () => void } {
     open: () => {
       const connection = openNodeSqlite(join(dir, "tasks.db"));
       connections.push(connection);
-      return new SqliteFileStore(connection);
+      return sqliteDefaultList(connection);
     },
     close: () => {
       for (const connection of connections.splice(0)) connection.close();

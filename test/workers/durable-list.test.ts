@@ -126,18 +126,18 @@ describe("a list in the Durable Object past MAX_LIST_BYTES, made under a larger 
     // 16 MiB, and past RPC's 32 MiB, which a list handed over whole would hit.
     const tasks = await runInDurableObject(listObject(), (_instance, state) => {
       const sql = state.storage.sql;
-      let id = Number(sql.exec("SELECT MAX(id) AS id FROM tasks").one().id);
+      let id = Number(sql.exec("SELECT MAX(id) AS id FROM tasks WHERE list = 'default'").one().id);
       for (let i = 0; i < 38; i++) {
         id += 1;
         sql.exec(
-          "INSERT INTO tasks (id, title_json, completed, created, changed) VALUES (?, ?, 0, ?, ?)",
+          "INSERT INTO tasks (list, id, title_json, completed, created, changed) VALUES ('default', ?, ?, 0, ?, ?)",
           id,
           JSON.stringify(title),
           id,
           id,
         );
       }
-      sql.exec("UPDATE list SET change_number = ?, highest_id = ?", id, id);
+      sql.exec("UPDATE lists SET change_number = ?, highest_id = ? WHERE name = 'default'", id, id);
       return id;
     });
     await evictDurableObject(listObject());

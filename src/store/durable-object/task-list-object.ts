@@ -6,13 +6,15 @@ import type { ListLimits } from "../../config.ts";
 import { eventText, RESET_TEXT } from "../../list/event-text.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import { DEFAULT_LIST, DEFAULT_TITLE } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
 import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import { changesReply } from "../changes-reply.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
+import { SINGLE_LIST_VERSION } from "../single-list.ts";
 import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
-import { SqliteList } from "../sqlite/sqlite-list.ts";
+import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
 import type { AppendResult, IdempotencyKey, IfMatch, RemoveResult, UpdateResult } from "../store.ts";
 import type { ListObjectRpc } from "./durable-store.ts";
 
@@ -55,8 +57,17 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    this.#sqlite = new SqliteList(storageConnection(ctx.storage));
-    this.#list = this.#sqlite.held();
+    const connection = storageConnection(ctx.storage);
+    openSqliteDatabase(connection);
+    this.#sqlite = new SqliteList(connection, DEFAULT_LIST);
+    const row =
+      this.#sqlite.row() ??
+      connection.transaction(() => {
+        this.#sqlite.create({ name: DEFAULT_LIST, title: DEFAULT_TITLE, version: SINGLE_LIST_VERSION }, 0, undefined);
+        return this.#sqlite.row();
+      });
+    if (row === undefined) throw new Error("The default list could not be made");
+    this.#list = this.#sqlite.held(row);
   }
 
   changes(instance: string | undefined, after: number): ListChanges {

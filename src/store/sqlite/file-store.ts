@@ -1,10 +1,14 @@
-// The list in a SQLite database file of its own, for a Node, Bun or Deno server that is the file's
-// only writer: kept across restarts, held and read in memory.
+// Every list in a SQLite database file of its own, for a Node, Bun or Deno server that is the
+// file's only writer: kept across restarts, held and read in memory.
 import { StoreUnavailableError } from "../../errors.ts";
+import { freshDirectory, type ListResult } from "../../list/list-directory.ts";
+import { DEFAULT_LIST } from "../../list/list-names.ts";
+import { HeldLists } from "../held-lists.ts";
 import { HeldListStore } from "../held-store.ts";
 import { NEW_HISTORY } from "../new-history.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
-import { SqliteList } from "./sqlite-list.ts";
+import { SqliteDirectory } from "./sqlite-directory.ts";
+import { openSqliteDatabase, SqliteList } from "./sqlite-list.ts";
 
 /** A connection to a database file, which a Node, Bun or Deno server opens and may close. */
 export interface SqliteFileConnection extends SqliteConnection {
@@ -32,30 +36,65 @@ export type OpenSqliteFile = (path: string) => SqliteFileConnection;
 export const WRITER_PRAGMAS = ["PRAGMA locking_mode = EXCLUSIVE", "PRAGMA journal_mode = WAL"];
 
 /**
- * The list in a SQLite database file. It must be the database's only writer: the list is held in
- * memory, where each write is decided, and each change is written to the file before the list in
- * memory takes it, so a read never touches the database.
+ * Every list of a SQLite database file, of which this process must be the only writer: the lists
+ * and their directory are held in memory, where each write is decided, and each change is written
+ * to the file before memory takes it, so a read never touches the database.
  *
  * Before each write commits, it checks that the path still holds the files it opened: SQLite in
  * WAL mode would go on writing to a file deleted or moved away, and a restart would not find what
  * was acknowledged. Such a write, or one SQLite cannot write (a disk full, an I/O error), is
  * rolled back and gets 503; the log says so once, and again once a write succeeds.
  */
-export class SqliteFileStore extends HeldListStore {
-  /** Opens the list in `db`, creating it if the database holds none, and loads it. */
+export class SqliteFileLists extends HeldLists {
+  /** Opens the lists in `db`, making the default list if the database holds none, and loads it. */
   constructor(db: SqliteFileConnection, log: StoreLog = () => {}) {
     const file = new FileWrites(db, log);
-    const list = new SqliteList(file.connection);
-    const held = list.held();
-    file.opened();
-    if (list.newHistory) {
-      log("info", `The SQLite file ${JSON.stringify(db.path)} is a copy npm run backup made: ${NEW_HISTORY}`);
+    const connection = file.connection;
+    const copies = openSqliteDatabase(connection);
+    const directory = new SqliteDirectory(connection);
+    connection.transaction(() => {
+      const state = directory.state();
+      if (state.lists.some((list) => list.name === DEFAULT_LIST)) return;
+      const [fresh] = freshDirectory(state.instance).lists;
+      if (fresh !== undefined) new SqliteList(connection, DEFAULT_LIST).create(fresh, 0, undefined);
+    });
+    for (const name of copies) {
+      log(
+        "info",
+        `The list ${JSON.stringify(name)} of the SQLite file ${JSON.stringify(db.path)} is a copy npm run backup made: ${NEW_HISTORY}`,
+      );
     }
-    super(
-      () => held,
-      (change) => file.write(() => list.persist(change)),
-    );
+    super({
+      keeping: {
+        directory: () => directory.state(),
+        list: (name) => {
+          const list = new SqliteList(connection, name);
+          return new HeldListStore(
+            () => list.held(list.row() ?? missing(name)),
+            (change) => file.write(() => list.persist(change)),
+          );
+        },
+        decide: (decision, maxKeys) => {
+          let result: ListResult | undefined;
+          file.write(() => {
+            result = connection.transaction(() => {
+              const decided = decision();
+              directory.persist(decided, maxKeys);
+              return decided;
+            });
+          });
+          return result as ListResult;
+        },
+      },
+    });
+    // Reading the default list now makes a file that cannot be read stop the start, not a request.
+    this.list(DEFAULT_LIST).read();
+    file.opened();
   }
+}
+
+function missing(name: string): never {
+  throw new Error(`The list ${JSON.stringify(name)} has no row in the database`);
 }
 
 /** The writes to one database file: each checked against the files opened, and its failures told once. */

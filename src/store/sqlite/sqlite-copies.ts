@@ -4,33 +4,26 @@
 import { historyStart, newInstance } from "../new-history.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 
-/** Marks the list in `db` as a copy: the first server to open it as its list starts it on a new history. */
+/** Marks every list in `db` as a copy: the first server to open it starts each on a new history. */
 export function markCopy(db: SqliteConnection): void {
-  db.query("UPDATE list SET is_copy = 1");
-}
-
-/** Whether the list in `db` is a copy no server has opened yet. */
-export function isCopy(db: SqliteConnection): boolean {
-  return Number(db.query("SELECT is_copy FROM list")[0]?.is_copy ?? 0) === 1;
+  db.query("UPDATE lists SET is_copy = 1");
 }
 
 /**
- * Starts the list in `db` on a new history and returns its new instance: each task is made again
- * by a change past any the list gave (in id order), the deletions are forgotten, and with them every
- * cursor from before. Its ids and Idempotency-Keys stay. Runs in the opening transaction.
+ * Starts list `name` of `db` on a new history: each task is made again by a change past any the
+ * list gave (in id order), the deletions are forgotten, and with them every cursor from before. Its
+ * ids and Idempotency-Keys stay. Runs in the opening transaction.
  */
-export function startNewHistory(db: SqliteConnection): string {
-  const instance = newInstance();
-  const row = db.query("SELECT change_number, highest_id FROM list")[0] ?? {};
-  const highestId = Number(row.highest_id ?? 0);
+export function startNewHistory(db: SqliteConnection, name: string): void {
+  const row = db.query("SELECT change_number, highest_id FROM lists WHERE name = ?", name)[0] ?? {};
   const start = historyStart(Number(row.change_number ?? 0), Date.now());
-  db.query("UPDATE tasks SET created = ? + id, changed = ? + id", start, start);
-  db.query("DELETE FROM deletions");
+  db.query("UPDATE tasks SET created = ? + id, changed = ? + id WHERE list = ?", start, start, name);
+  db.query("DELETE FROM deletions WHERE list = ?", name);
   db.query(
-    "UPDATE list SET instance = ?, change_number = ?, forgotten = ?, is_copy = 0",
-    instance,
-    start + highestId,
+    "UPDATE lists SET instance = ?, change_number = ?, forgotten = ?, is_copy = 0 WHERE name = ?",
+    newInstance(),
+    start + Number(row.highest_id ?? 0),
     start,
+    name,
   );
-  return instance;
 }

@@ -1,63 +1,91 @@
-// The list as tables of a SQLite database, the one layout the file store and the Durable Object
-// share: opened (and migrated) once, read whole into memory, and written a change at a time.
+// One list as rows of a SQLite database, the one layout the file store and the Durable Objects
+// share: its row (whether it lives, its title, its counters), read whole into memory, and written
+// a change at a time.
 import { EncodedList, type StoredTask } from "../../list/encoded-list.ts";
 import { HeldList, type ListChange } from "../../list/held-list.ts";
+import type { Continuation, ListRecord } from "../../list/list-directory.ts";
 import type { RememberedKey } from "../../list/remembered-keys.ts";
 import { INITIAL_TASKS } from "../../list/task.ts";
 import { newInstance } from "../new-history.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
-import { isCopy, startNewHistory } from "./sqlite-copies.ts";
+import { startNewHistory } from "./sqlite-copies.ts";
 import { migrate } from "./sqlite-migrations.ts";
 
 const encoder = new TextEncoder();
-const TASKS = "SELECT id, title_json, completed, created, changed FROM tasks ORDER BY id";
-const KEYS = "SELECT scope, key, fingerprint, task_id, task_json FROM idempotency_keys ORDER BY seq";
+const TASKS = "SELECT id, title_json, completed, created, changed FROM tasks WHERE list = ? ORDER BY id";
+const KEYS = "SELECT scope, key, fingerprint, task_id, task_json FROM idempotency_keys WHERE list = ? ORDER BY seq";
+const ROW =
+  "SELECT title, version, live, instance, change_number, highest_id, forgotten, is_copy FROM lists WHERE name = ?";
+
+/** A list's row: whether it lives, its title and own version, and where its ids and change numbers are. */
+export interface ListRow {
+  readonly live: boolean;
+  readonly title: string;
+  readonly version: string;
+  readonly instance: string;
+  readonly change: number;
+  readonly highestId: number;
+  readonly forgotten: number;
+}
 
 /**
- * The list as tables in a SQLite database, of which this object must be the only writer: it
- * persists the changes of the list a {@link HeldList} holds and decides.
+ * Brings a database to the lists' layout (see sqlite-migrations.ts) in one transaction; a database
+ * put back from a copy (`restored`, or one `npm run backup` marked) starts each of its lists on a
+ * new history. Throws for a layout this version does not read.
+ */
+export function openSqliteDatabase(db: SqliteConnection, options: { readonly restored?: boolean } = {}): string[] {
+  return db.transaction(() => {
+    migrate(db);
+    const copies = db
+      .query("SELECT name FROM lists WHERE is_copy = 1 OR ? = 1", options.restored === true ? 1 : 0)
+      .map((row) => String(row.name));
+    for (const name of copies) startNewHistory(db, name);
+    return copies;
+  });
+}
+
+/**
+ * One list of a SQLite database, of which this process or object must be the only writer: it
+ * persists the changes of the list a {@link HeldList} holds and decides, and the list's own row.
  */
 export class SqliteList {
   readonly #db: SqliteConnection;
-  /** Random per list, kept in the database: ETags stay valid across restarts and differ between lists. */
-  readonly instance: string;
-  /** Whether opening it started a new history: it was put back from a copy. */
-  readonly newHistory: boolean;
+  readonly name: string;
 
-  /**
-   * Brings the database to the list's layout, and creates the list with its initial tasks if the
-   * database holds none. A list put back from a copy (`restored`, or a copy `npm run backup` made)
-   * starts a new history (see sqlite-copies.ts). Throws if the database cannot be read or written,
-   * or holds a layout this version does not read.
-   */
-  constructor(db: SqliteConnection, options: { readonly restored?: boolean } = {}) {
+  /** List `name` of `db`, which {@link openSqliteDatabase} opened. */
+  constructor(db: SqliteConnection, name: string) {
     this.#db = db;
-    const opened = db.transaction(() => {
-      migrate(db);
-      const row = db.query("SELECT instance FROM list")[0];
-      if (row === undefined) return { instance: createList(db), newHistory: false };
-      const newHistory = options.restored === true || isCopy(db);
-      return { instance: newHistory ? startNewHistory(db) : String(row.instance), newHistory };
-    });
-    this.instance = opened.instance;
-    this.newHistory = opened.newHistory;
+    this.name = name;
+  }
+
+  /** The list's row, or undefined when the name never had a list. */
+  row(): ListRow | undefined {
+    const row = this.#db.query(ROW, this.name)[0];
+    if (row === undefined) return undefined;
+    return {
+      live: row.live === 1,
+      title: String(row.title),
+      version: String(row.version),
+      instance: String(row.instance),
+      change: Number(row.change_number),
+      highestId: Number(row.highest_id),
+      forgotten: Number(row.forgotten),
+    };
   }
 
   /** The list as the tables hold it, in memory: its tasks with their change numbers, its deletions and its keys. */
-  held(): HeldList {
+  held(row: ListRow): HeldList {
     const db = this.#db;
-    const row = db.query("SELECT change_number, highest_id, forgotten FROM list")[0] ?? {};
-    const tasks = new EncodedList(this.instance, {
-      tasks: storedTasks(db),
-      deletions: db.query("SELECT id, change FROM deletions ORDER BY change").map((deletion) => ({
-        id: Number(deletion.id),
-        change: Number(deletion.change),
-      })),
-      change: Number(row.change_number ?? 0),
-      highestId: Number(row.highest_id ?? 0),
-      forgotten: Number(row.forgotten ?? 0),
+    const tasks = new EncodedList(row.instance, {
+      tasks: storedTasks(db, this.name),
+      deletions: db
+        .query("SELECT id, change FROM deletions WHERE list = ? ORDER BY change", this.name)
+        .map((deletion) => ({ id: Number(deletion.id), change: Number(deletion.change) })),
+      change: row.change,
+      highestId: row.highestId,
+      forgotten: row.forgotten,
     });
-    const keys: RememberedKey[] = db.query(KEYS).map((key) => ({
+    const keys: RememberedKey[] = db.query(KEYS, this.name).map((key) => ({
       scope: String(key.scope),
       key: String(key.key),
       fingerprint: String(key.fingerprint),
@@ -67,27 +95,77 @@ export class SqliteList {
     return new HeldList(tasks, keys);
   }
 
+  /**
+   * Makes the list live as `record`, at `position` in creation order, with a new instance: with its
+   * initial tasks when `resume` is undefined (the default list), else empty, its ids and change
+   * numbers after `resume`. Runs in the caller's transaction.
+   */
+  create(record: ListRecord, position: number, resume: Continuation | undefined): void {
+    const db = this.#db;
+    const start = resume ?? { highestId: INITIAL_TASKS.at(-1)?.id ?? 0, change: INITIAL_TASKS.at(-1)?.id ?? 0 };
+    db.query(
+      "INSERT OR REPLACE INTO lists (name, position, title, version, live, instance, change_number, highest_id, forgotten) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)",
+      this.name,
+      position,
+      record.title,
+      record.version,
+      newInstance(),
+      start.change,
+      start.highestId,
+      resume === undefined ? 0 : start.change,
+    );
+    if (resume !== undefined) return;
+    for (const task of INITIAL_TASKS) {
+      db.query(
+        "INSERT INTO tasks (list, id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?, ?)",
+        this.name,
+        task.id,
+        JSON.stringify(task.title),
+        Number(task.completed),
+        task.id,
+        task.id,
+      );
+    }
+  }
+
+  /** Gives the list a new title and version. Runs in the caller's transaction. */
+  retitle(record: ListRecord): void {
+    this.#db.query("UPDATE lists SET title = ?, version = ? WHERE name = ?", record.title, record.version, this.name);
+  }
+
+  /** Deletes the list's tasks, deletions and keys, keeping where its ids and change numbers stopped. Runs in the caller's transaction. */
+  delete(): void {
+    const db = this.#db;
+    db.query("DELETE FROM tasks WHERE list = ?", this.name);
+    db.query("DELETE FROM deletions WHERE list = ?", this.name);
+    db.query("DELETE FROM idempotency_keys WHERE list = ?", this.name);
+    db.query("UPDATE lists SET live = 0 WHERE name = ?", this.name);
+  }
+
   /** Writes one change in one transaction: the task's row, the list's counters, and what goes with it. */
   persist(change: ListChange): void {
     const db = this.#db;
+    const name = this.name;
     db.transaction(() => {
       if (change.kind === "add") {
         const { task, key } = change;
         db.query(
-          "INSERT INTO tasks (id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?)",
+          "INSERT INTO tasks (list, id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?, ?)",
+          name,
           task.id,
           JSON.stringify(task.title),
           Number(task.completed),
           change.change,
           change.change,
         );
-        db.query("UPDATE list SET change_number = ?, highest_id = ?", change.change, task.id);
+        db.query("UPDATE lists SET change_number = ?, highest_id = ? WHERE name = ?", change.change, task.id, name);
         if (key === undefined) return;
         for (const old of change.forgetKeys) {
-          db.query("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?", key.scope, old);
+          db.query("DELETE FROM idempotency_keys WHERE list = ? AND scope = ? AND key = ?", name, key.scope, old);
         }
         db.query(
-          "INSERT INTO idempotency_keys (scope, key, fingerprint, task_id, task_json) VALUES (?, ?, ?, ?, ?)",
+          "INSERT INTO idempotency_keys (list, scope, key, fingerprint, task_id, task_json) VALUES (?, ?, ?, ?, ?, ?)",
+          name,
           key.scope,
           key.key,
           key.fingerprint,
@@ -97,49 +175,32 @@ export class SqliteList {
       } else if (change.kind === "update") {
         const { task } = change;
         db.query(
-          "UPDATE tasks SET title_json = ?, completed = ?, changed = ? WHERE id = ?",
+          "UPDATE tasks SET title_json = ?, completed = ?, changed = ? WHERE list = ? AND id = ?",
           JSON.stringify(task.title),
           Number(task.completed),
           change.change,
+          name,
           task.id,
         );
-        db.query("UPDATE list SET change_number = ?", change.change);
+        db.query("UPDATE lists SET change_number = ? WHERE name = ?", change.change, name);
       } else {
-        db.query("DELETE FROM tasks WHERE id = ?", change.id);
-        db.query("INSERT INTO deletions (change, id) VALUES (?, ?)", change.change, change.id);
-        db.query("DELETE FROM deletions WHERE change <= ?", change.forgotten);
-        db.query("UPDATE list SET change_number = ?, forgotten = ?", change.change, change.forgotten);
+        db.query("DELETE FROM tasks WHERE list = ? AND id = ?", name, change.id);
+        db.query("INSERT INTO deletions (list, change, id) VALUES (?, ?, ?)", name, change.change, change.id);
+        db.query("DELETE FROM deletions WHERE list = ? AND change <= ?", name, change.forgotten);
+        db.query(
+          "UPDATE lists SET change_number = ?, forgotten = ? WHERE name = ?",
+          change.change,
+          change.forgotten,
+          name,
+        );
       }
     });
   }
 }
 
-/** Creates the list's row and its initial tasks, each created by the change numbered as its id; returns its instance. */
-function createList(db: SqliteConnection): string {
-  const instance = newInstance();
-  const last = INITIAL_TASKS.at(-1)?.id ?? 0;
-  db.query(
-    "INSERT INTO list (only, instance, change_number, highest_id, forgotten) VALUES (1, ?, ?, ?, 0)",
-    instance,
-    last,
-    last,
-  );
-  for (const task of INITIAL_TASKS) {
-    db.query(
-      "INSERT INTO tasks (id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?)",
-      task.id,
-      JSON.stringify(task.title),
-      Number(task.completed),
-      task.id,
-      task.id,
-    );
-  }
-  return instance;
-}
-
-/** The tasks' rows in id order, each with its JSON built from its title's JSON string without parsing it. */
-function* storedTasks(db: SqliteConnection): Iterable<StoredTask> {
-  for (const row of db.iterate(TASKS)) {
+/** The list's tasks in id order, each with its JSON built from its title's JSON string without parsing it. */
+function* storedTasks(db: SqliteConnection, list: string): Iterable<StoredTask> {
+  for (const row of db.iterate(TASKS, list)) {
     const id = Number(row.id);
     const text = `{"id":${id},"title":${String(row.title_json)},"completed":${row.completed === 1}}`;
     yield { id, json: encoder.encode(text), created: Number(row.created), changed: Number(row.changed) };

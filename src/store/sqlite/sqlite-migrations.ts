@@ -35,6 +35,30 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "DELETE FROM idempotency_keys WHERE task_json IS NULL",
     "UPDATE tasks SET created = id, changed = id WHERE changed IS NULL",
   ],
+  // 3: many lists. Each list has its row, with its own instance and counters, whether it lives, its
+  // title and its own version, and its place in creation order; every task, deletion and key is its
+  // list's. The directory's row versions the enumeration; a POST's keys name the list they made.
+  // The one list of a database before is `default`.
+  [
+    "CREATE TABLE lists (name TEXT PRIMARY KEY, position INTEGER NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, live INTEGER NOT NULL, instance TEXT NOT NULL, change_number INTEGER NOT NULL, highest_id INTEGER NOT NULL, forgotten INTEGER NOT NULL, is_copy INTEGER NOT NULL DEFAULT 0)",
+    "CREATE TABLE directory (only INTEGER PRIMARY KEY CHECK (only = 1), instance TEXT NOT NULL, change INTEGER NOT NULL)",
+    "INSERT INTO directory (only, instance, change) VALUES (1, lower(hex(randomblob(8))), 0)",
+    "INSERT INTO lists SELECT 'default', 0, 'Tasks', (SELECT instance FROM directory) || '-l0', 1, instance, change_number, highest_id, forgotten, is_copy FROM list",
+    "CREATE TABLE list_keys (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, json TEXT NOT NULL, UNIQUE (scope, key))",
+    "CREATE TABLE tasks_of_lists (list TEXT NOT NULL, id INTEGER NOT NULL, title_json TEXT NOT NULL, completed INTEGER NOT NULL, created INTEGER NOT NULL, changed INTEGER NOT NULL, PRIMARY KEY (list, id))",
+    "INSERT INTO tasks_of_lists SELECT 'default', id, title_json, completed, created, changed FROM tasks",
+    "CREATE TABLE deletions_of_lists (list TEXT NOT NULL, change INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (list, change))",
+    "INSERT INTO deletions_of_lists SELECT 'default', change, id FROM deletions",
+    "CREATE TABLE keys_of_lists (seq INTEGER PRIMARY KEY AUTOINCREMENT, list TEXT NOT NULL, scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, task_id INTEGER NOT NULL, task_json TEXT NOT NULL, UNIQUE (list, scope, key))",
+    "INSERT INTO keys_of_lists (list, scope, key, fingerprint, task_id, task_json) SELECT 'default', scope, key, fingerprint, task_id, task_json FROM idempotency_keys ORDER BY seq",
+    "DROP TABLE tasks",
+    "DROP TABLE deletions",
+    "DROP TABLE idempotency_keys",
+    "DROP TABLE list",
+    "ALTER TABLE tasks_of_lists RENAME TO tasks",
+    "ALTER TABLE deletions_of_lists RENAME TO deletions",
+    "ALTER TABLE keys_of_lists RENAME TO idempotency_keys",
+  ],
 ];
 
 /** The version a database is at once every migration ran. */

@@ -1,9 +1,11 @@
-// Many lists in this isolate's or process's memory: the directory, decided by list/list-directory.ts,
-// and one MemoryStore per list, each of which knows whether its list still exists.
+// Many lists held in this isolate's or process's memory: the directory, decided by
+// list/list-directory.ts, and one held list per list, each of which knows whether its list still
+// exists. The memory store keeps them nowhere else; the SQLite file persists each decision.
 import type { ListLimits } from "../config.ts";
 import {
   type Continuation,
   type DirectoryLimits,
+  type DirectoryState,
   freshDirectory,
   ListDirectory,
   type ListIfMatch,
@@ -13,23 +15,59 @@ import {
 } from "../list/list-directory.ts";
 import { DEFAULT_LIST } from "../list/list-names.ts";
 import type { NewTask } from "../list/task.ts";
+import type { HeldListStore } from "./held-store.ts";
 import { missingRead, StatedVersion } from "./list-read.ts";
 import { MemoryStore } from "./memory.ts";
 import type * as seam from "./store.ts";
 
+/** Where the lists are kept beside memory: the memory store keeps them nowhere else. */
+export interface ListsKeeping {
+  /** The directory as it was kept; undefined for a new one. */
+  readonly directory: () => DirectoryState | undefined;
+  /**
+   * The store of list `name`, which lives: as it was kept, or, where nothing but memory keeps it, made
+   * anew (with its ids and change numbers after `resume`, or the initial tasks without).
+   */
+  readonly list: (name: string, resume?: Continuation) => HeldListStore;
+  /**
+   * Makes a directory decision and keeps what it changed, in one atomic step, or throws, and then
+   * the directory is read again from where it is kept.
+   */
+  readonly decide: (decision: () => ListResult, maxKeys: number) => ListResult;
+}
+
+/** A list's store whose list is in this process: it reads without a promise. */
+export interface HeldTaskStore extends seam.TaskStore {
+  read(): seam.ListRead;
+}
+
+/** The memory store's keeping: nothing beside memory. */
+function inMemory(pollMs: number | undefined): ListsKeeping {
+  return {
+    directory: () => undefined,
+    list: (_name, after) => new MemoryStore({ ...(pollMs === undefined ? {} : { pollMs }), ...(after && { after }) }),
+    decide: (decision) => decision(),
+  };
+}
+
 /**
- * Every list of this isolate or process, in memory: `default` with the initial tasks, the others
- * created empty. Each decision and what it changes happen in one synchronous step.
+ * Every list of this isolate or process, held in memory: `default` with the initial tasks, the
+ * others created empty. Each decision and what it changes happen in one synchronous step.
  */
-export class MemoryLists implements seam.TaskLists {
+export class HeldLists implements seam.TaskLists {
   #directory: ListDirectory | undefined;
   /** The latest incarnation of every name that ever had a list, deleted ones included. */
-  readonly #lists = new Map<string, MemoryList>();
+  readonly #lists = new Map<string, OneOfMany>();
   readonly #pollMs: number | undefined;
+  readonly #keeping: ListsKeeping;
 
-  /** With `pollMs`, readers waiting for a change look again on a timer of their own (Workers). */
-  constructor(options: { readonly pollMs?: number } = {}) {
+  /**
+   * With `pollMs`, readers waiting for a change look again on a timer of their own (Workers); with
+   * `keeping`, the lists are kept there too (else in memory alone).
+   */
+  constructor(options: { readonly pollMs?: number; readonly keeping?: ListsKeeping } = {}) {
     this.#pollMs = options.pollMs;
+    this.#keeping = options.keeping ?? inMemory(options.pollMs);
   }
 
   directory(): seam.Directory {
@@ -37,13 +75,13 @@ export class MemoryLists implements seam.TaskLists {
     return { version: directory.version, json: directory.json };
   }
 
-  list(name: string): seam.TaskStore {
-    this.#opened();
-    return this.#lists.get(name) ?? NEVER_CREATED;
+  list(name: string): HeldTaskStore {
+    const directory = this.#opened();
+    return this.#lists.get(name) ?? (directory.find(name) === "gone" ? DELETED : NEVER_CREATED);
   }
 
   async create(title: string, limits: DirectoryLimits, key?: seam.IdempotencyKey): Promise<seam.ListWriteResult> {
-    return this.#applied(this.#opened().create(title, limits, key));
+    return this.#decided((directory) => directory.create(title, limits, key), limits.maxKeys);
   }
 
   async put(
@@ -52,28 +90,39 @@ export class MemoryLists implements seam.TaskLists {
     conditions: PutConditions,
     limits: DirectoryLimits,
   ): Promise<seam.ListWriteResult> {
-    return this.#applied(this.#opened().put(name, title, conditions, limits));
+    return this.#decided((directory) => directory.put(name, title, conditions, limits), limits.maxKeys);
   }
 
   async patch(name: string, title: string | undefined, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
-    return this.#applied(this.#opened().patch(name, title, ifMatch));
+    return this.#decided((directory) => directory.patch(name, title, ifMatch), 0);
   }
 
   async remove(name: string, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
     const list = this.#lists.get(name);
-    const result = this.#opened().remove(name, ifMatch, () => list?.reached ?? { highestId: 0, change: 0 });
-    if (result.outcome === "deleted") list?.delete();
-    return result;
+    const reached = () => list?.reached ?? { highestId: 0, change: 0 };
+    return this.#decided((directory) => directory.remove(name, ifMatch, reached), 0);
   }
 
-  /** Makes what the directory decided true of the lists themselves, in the same step. */
-  #applied(result: ListResult): ListResult {
+  /**
+   * Makes a decision where the lists are kept, then true of the lists held here; a decision that
+   * could not be kept leaves the directory to be read again from where it is kept.
+   */
+  #decided(decide: (directory: ListDirectory) => ListResult, maxKeys: number): ListResult {
+    const directory = this.#opened();
+    let result: ListResult;
+    try {
+      result = this.#keeping.decide(() => decide(directory), maxKeys);
+    } catch (error) {
+      this.#directory = undefined;
+      throw error;
+    }
     if (result.outcome === "created") {
-      const after = result.resume;
-      const store = new MemoryStore(this.#pollMs === undefined ? { after } : { pollMs: this.#pollMs, after });
-      this.#lists.set(result.list.name, new MemoryList(result.list, store, this.#pollMs));
+      const store = this.#keeping.list(result.list.name, result.resume);
+      this.#lists.set(result.list.name, new OneOfMany(result.list, store, this.#pollMs));
     } else if (result.outcome === "retitled") {
       this.#lists.get(result.list.name)?.retitle(result.list);
+    } else if (result.outcome === "deleted") {
+      this.#lists.get(result.name)?.delete();
     }
     return result;
   }
@@ -81,10 +130,10 @@ export class MemoryLists implements seam.TaskLists {
   /** Made on first use: its random instance sets its versions apart, and Workers refuse random values at start-up. */
   #opened(): ListDirectory {
     if (this.#directory === undefined) {
-      this.#directory = new ListDirectory(freshDirectory(crypto.randomUUID().slice(0, 8)));
+      this.#directory = new ListDirectory(this.#keeping.directory() ?? freshDirectory(crypto.randomUUID().slice(0, 8)));
       for (const list of this.#directory.lists) {
-        const store = new MemoryStore(this.#pollMs === undefined ? {} : { pollMs: this.#pollMs });
-        this.#lists.set(list.name, new MemoryList(list, store, this.#pollMs));
+        if (this.#lists.get(list.name)?.live === true) continue;
+        this.#lists.set(list.name, new OneOfMany(list, this.#keeping.list(list.name), this.#pollMs));
       }
     }
     return this.#directory;
@@ -92,19 +141,19 @@ export class MemoryLists implements seam.TaskLists {
 }
 
 /**
- * One incarnation of a list: its tasks in a MemoryStore, while it lives. Once deleted, it answers
+ * One incarnation of a list: its tasks held in a store, while it lives. Once deleted, it answers
  * every write `list-gone` and every read gone, and wakes its readers; a name made again is a new one.
  */
-class MemoryList implements seam.TaskStore {
+class OneOfMany implements seam.TaskStore {
   /** The list's tasks while it lives; let go once it is deleted, so a deleted list holds no memory. */
-  #store: MemoryStore | undefined;
+  #store: HeldListStore | undefined;
   readonly #pollMs: number | undefined;
   readonly #undeletable: boolean;
   #state: seam.ListState;
   #read: { readonly of: object; readonly as: seam.ListRead } | undefined;
   readonly #deleted = new AbortController();
 
-  constructor(list: ListRecord, store: MemoryStore, pollMs: number | undefined) {
+  constructor(list: ListRecord, store: HeldListStore, pollMs: number | undefined) {
     this.#store = store;
     this.#pollMs = pollMs;
     this.#undeletable = list.name === DEFAULT_LIST;
@@ -113,6 +162,11 @@ class MemoryList implements seam.TaskStore {
 
   get reached(): Continuation {
     return this.#store?.reached ?? { highestId: 0, change: 0 };
+  }
+
+  /** Whether the list lives. */
+  get live(): boolean {
+    return this.#state.state === "live";
   }
 
   retitle(list: ListRecord): void {
@@ -176,7 +230,7 @@ class MemoryList implements seam.TaskStore {
 }
 
 /** The store of a name that never had a list. */
-const NEVER_CREATED: seam.TaskStore = {
+const NEVER_CREATED: HeldTaskStore = {
   read: () => notFoundRead(),
   append: async () => ({ outcome: "list-not-found" }),
   update: async () => ({ outcome: "list-not-found" }),
@@ -185,6 +239,15 @@ const NEVER_CREATED: seam.TaskStore = {
 };
 
 const LIST_GONE = Promise.resolve({ outcome: "list-gone" } as const);
+
+/** The store of a name whose list was deleted before this process held it. */
+const DELETED: HeldTaskStore = {
+  read: () => goneRead(),
+  append: () => LIST_GONE,
+  update: () => LIST_GONE,
+  remove: () => LIST_GONE,
+  nextChange: async () => {},
+};
 
 let gone: seam.ListRead | undefined;
 let notFound: seam.ListRead | undefined;
