@@ -7,7 +7,8 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import postgres from "postgres";
 import { NEW_HISTORY } from "../src/store/new-history.ts";
-import { describeError, PostgresStore } from "../src/store/postgres/postgres-store.ts";
+import { describeError } from "../src/store/postgres/postgres-database.ts";
+import { PostgresLists } from "../src/store/postgres/postgres-lists.ts";
 import { hideDatabasePassword, parsePostgresServerConfig } from "../src/store/postgres/settings.ts";
 import { openSqliteDatabase } from "../src/store/sqlite/sqlite-list.ts";
 import { openListFile, runScript } from "./sqlite-file.ts";
@@ -64,7 +65,7 @@ async function restorePostgres(): Promise<string> {
   const config = parsePostgresServerConfig(process.env);
   const sql = postgres(config.url, { max: 1, onnotice: () => {}, fetch_types: false });
   try {
-    return await new PostgresStore((work) => work(sql), config.schema, { pollMs: 1_000 }).restored();
+    return await new PostgresLists((work) => work(sql), config.schema, { pollMs: 1_000 }).restored();
   } catch (error) {
     throw new Error(hideDatabasePassword(describeError(error), config.url));
   } finally {

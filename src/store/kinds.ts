@@ -84,9 +84,7 @@ const KINDS = {
     },
     // The driver is loaded only when asked for, so that the other stores start without it.
     onServer: async (env) =>
-      new SingleList(
-        await (await import("./postgres/server-pool.ts")).openPostgresStore(parsePostgresServerConfig(env)),
-      ),
+      (await import("./postgres/server-pool.ts")).openPostgresStore(parsePostgresServerConfig(env)),
     onWorker: async (env, host) => {
       const binding = host.bindings.TASK_DB;
       if (binding === undefined) {
@@ -95,7 +93,7 @@ const KINDS = {
         );
       }
       const { hyperdriveStore } = await import("./postgres/hyperdrive.ts");
-      return new SingleList(hyperdriveStore(binding, parsePostgresSchema(env), host.waitUntil));
+      return hyperdriveStore(binding, parsePostgresSchema(env), host.waitUntil);
     },
   },
 } as const satisfies Record<string, StoreKind>;

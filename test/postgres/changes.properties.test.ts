@@ -10,7 +10,7 @@ const { url } = inject("postgres");
 /** A store as one server process makes it on the list in `schema`, and the pool it ends with. */
 async function storeOn(schema: string): Promise<{ store: PostgresStore; sql: postgres.Sql }> {
   const made = processStore(url, schema);
-  await made.store.open();
+  await made.lists.open();
   return made;
 }
 

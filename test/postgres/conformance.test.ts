@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, FILLED_LIST } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";
@@ -10,18 +10,37 @@ import { processStore } from "./process-store.ts";
 const { url } = inject("postgres");
 const plain = processStore(url, "conformance_default");
 const configured = processStore(url, "conformance_configured");
-beforeAll(() => Promise.all([plain.store.open(), configured.store.open()]));
-afterAll(() => Promise.all([plain.sql.end(), configured.sql.end()]));
+const many = processStore(url, "conformance_named");
+beforeAll(() => Promise.all([plain.lists.open(), configured.lists.open(), many.lists.open()]));
+afterAll(() => Promise.all([plain.sql.end(), configured.sql.end(), many.sql.end()]));
 
-const defaults = inProcessTarget(plain.store, FILLED_LIST.env);
+const defaults = inProcessTarget({ lists: plain.lists }, FILLED_LIST.env);
 describeConformance("conformance through app.request, with the list in PostgreSQL", () => defaults, {
   fresh: true,
   maxListBytes: FILLED_LIST.maxListBytes,
 });
 
-const moved = inProcessTarget(configured.store, CONFIGURED_ENV);
+const moved = inProcessTarget({ lists: configured.lists }, CONFIGURED_ENV);
 describeConformance(
   "conformance through app.request, with the list in PostgreSQL and every setting configured",
   () => moved,
   { ...CONFIGURED_OPTIONS, fresh: true },
+);
+
+// A named list is the whole contract too: the suite's requests to the list go under /lists/{name}.
+const named = inProcessTarget({ lists: many.lists }, CONFIGURED_ENV);
+beforeAll(async () => {
+  const created = await named.fetch(
+    new Request(`${named.baseUrl}/lists/conformance`, {
+      method: "PUT",
+      body: JSON.stringify({ title: "Conformance" }),
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${CONFIGURED_OPTIONS.tokens?.write}` },
+    }),
+  );
+  expect(created.status).toBe(201);
+});
+describeConformance(
+  "conformance through app.request, a named list in PostgreSQL, every setting configured",
+  () => named,
+  { ...CONFIGURED_OPTIONS, listPath: "/lists/conformance" },
 );

@@ -5,8 +5,8 @@ import { type RunningServer, startServer } from "../support/server.ts";
 import { asOperator, onPostgres } from "./servers.ts";
 
 const { url } = inject("postgres");
-/** The tables of a list: what a dump of its schema holds. */
-const TABLES = ["tasks", "list", "deletions", "idempotency_keys", "idempotency_scopes"];
+/** The tables of the lists: what a dump of their schema holds. */
+const TABLES = ["tasks", "lists", "directory", "list_keys", "deletions", "idempotency_keys", "idempotency_scopes"];
 
 /** Keeps the rows of the list in `schema` aside, as a dump of it would. */
 async function dump(schema: string): Promise<void> {

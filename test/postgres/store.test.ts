@@ -3,7 +3,8 @@ import { afterAll, describe, expect, inject, test } from "vitest";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
 import { INITIAL_TASKS } from "../../src/list/task.ts";
-import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
+import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { processStore } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 /** A store as one server process would make it: a pool of its own on the list in `schema`. */
-function storeOn(schema: string, max = 2): { store: PostgresStore; sql: postgres.Sql } {
+function storeOn(schema: string, max = 2): { lists: PostgresLists; store: PostgresStore; sql: postgres.Sql } {
   const made = processStore(url, schema, max);
   pools.push(made.sql);
   return made;
@@ -31,8 +32,9 @@ function text(read: ListVersion): string {
 describe("the PostgreSQL store", () => {
   test("opened by eight processes at once on a schema that does not exist yet, makes one list with the two initial tasks", async () => {
     for (const schema of ["race_a", "race_b", "race_c"]) {
-      const stores = Array.from({ length: 8 }, () => storeOn(schema, 1).store);
-      await Promise.all(stores.map((store) => store.open()));
+      const processes = Array.from({ length: 8 }, () => storeOn(schema, 1));
+      await Promise.all(processes.map(({ lists }) => lists.open()));
+      const stores = processes.map(({ store }) => store);
       const reads = await Promise.all(stores.map((store) => store.read()));
       expect(new Set(reads.map((read) => read.version)).size).toBe(1);
       for (const read of reads) expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
@@ -40,13 +42,13 @@ describe("the PostgreSQL store", () => {
   });
 
   test("a list dropped and made again by another process is served as the new list, under a new ETag", async () => {
-    const { store: first } = storeOn("remade");
-    await first.open();
+    const { lists, store: first } = storeOn("remade");
+    await lists.open();
     await first.append({ title: "In the old list", completed: false }, LIMITS);
     const old = await first.read();
     await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA remade CASCADE"));
-    const { store: second } = storeOn("remade");
-    await second.open();
+    const { lists: again, store: second } = storeOn("remade");
+    await again.open();
     const remade = await first.read();
     expect(remade.version).not.toBe(old.version);
     expect(JSON.parse(text(remade))).toEqual(INITIAL_TASKS);
@@ -54,8 +56,8 @@ describe("the PostgreSQL store", () => {
   });
 
   test("a list whose schema was dropped while serving is made again on the next request", async () => {
-    const { store } = storeOn("dropped");
-    await store.open();
+    const { lists, store } = storeOn("dropped");
+    await lists.open();
     await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA dropped CASCADE"));
     expect(await store.append({ title: "After the drop", completed: true }, LIMITS)).toMatchObject({
       outcome: "added",
@@ -64,8 +66,8 @@ describe("the PostgreSQL store", () => {
   });
 
   test("a connection the database cut mid-query costs only that query: the next one on the pool succeeds", async () => {
-    const { store, sql } = storeOn("cut", 1);
-    await store.open();
+    const { lists, store, sql } = storeOn("cut", 1);
+    await lists.open();
     const [{ pid }] = (await sql`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
     const busy = sql`SELECT pg_sleep(5)`.then(
       () => "finished",
@@ -81,8 +83,8 @@ describe("the PostgreSQL store", () => {
   });
 
   test("a write refused with a terminated connection's notice after its statement ran answers 503 and is not run again", async () => {
-    const { store: reader, sql } = storeOn("notice_after_write");
-    await reader.open();
+    const { lists, store: reader, sql } = storeOn("notice_after_write");
+    await lists.open();
     // The append commits, then its connection's termination notice comes instead of its row.
     let cut = false;
     const notice = Object.assign(new Error("terminating connection due to administrator command"), {
@@ -100,7 +102,7 @@ describe("the PostgreSQL store", () => {
         };
       },
     });
-    const writer = new PostgresStore((work) => work(cutting), "notice_after_write", { pollMs: 1_000 });
+    const writer = new PostgresLists((work) => work(cutting), "notice_after_write", { pollMs: 1_000 }).list("default");
     const title = "Committed before the notice";
     await expect(writer.append({ title, completed: false }, LIMITS)).rejects.toThrow(StoreUnavailableError);
     const added = JSON.parse(text(await reader.read())).filter((task: { title: string }) => task.title === title);
@@ -110,7 +112,7 @@ describe("the PostgreSQL store", () => {
   test("a database that cannot be reached fails each operation with StoreUnavailableError", async () => {
     const sql = postgres("postgres://tasks:secret@127.0.0.1:1/tasks", { max: 1, connect_timeout: 2, backoff: () => 0 });
     pools.push(sql);
-    const store = new PostgresStore((work) => work(sql), "unreachable", { pollMs: 1_000 });
+    const store = new PostgresLists((work) => work(sql), "unreachable", { pollMs: 1_000 }).list("default");
     await expect(store.read()).rejects.toThrow(StoreUnavailableError);
     await expect(store.append({ title: "Never", completed: false }, LIMITS)).rejects.toThrow(StoreUnavailableError);
   });

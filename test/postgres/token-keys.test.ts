@@ -16,9 +16,9 @@ afterAll(async () => {
 
 /** A store as one server process makes it, on the list in `schema`. */
 async function storeOn(schema: string): Promise<PostgresStore> {
-  const { store, sql } = processStore(url, schema, 1);
+  const { lists, store, sql } = processStore(url, schema, 1);
   pools.push(sql);
-  await store.open();
+  await lists.open();
   return store;
 }
 

@@ -3,7 +3,7 @@ import { ConfigError } from "../../src/errors.ts";
 import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import { HeldLists } from "../../src/store/held-lists.ts";
 import { openServerStore, openWorkerStore, type WorkerHost } from "../../src/store/kinds.ts";
-import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
+import { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
 import {
   hideDatabasePassword,
   parsePostgresServerConfig,
@@ -78,9 +78,9 @@ describe("TASK_STORE on Workers", () => {
       onlyList(await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))),
     ).toBeInstanceOf(DurableObjectStore);
     const hyperdrive = { connectionString: "postgres://user:secret@127.0.0.1:1/tasks" };
-    expect(
-      onlyList(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))),
-    ).toBeInstanceOf(PostgresStore);
+    expect(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))).toBeInstanceOf(
+      PostgresLists,
+    );
   });
 
   test("TASK_STORE=sqlite stops the Worker, naming the choices", async () => {

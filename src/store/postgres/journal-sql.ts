@@ -1,4 +1,4 @@
-// The journal of a PostgreSQL list: its latest changes, every one with the task as that change left
+// The journal of each list in PostgreSQL: its latest changes, every one with the task as that change left
 // it, written by each write in its own transaction, so that a process's copy of the list hears of
 // every change another process made, not only of each task's last.
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
@@ -9,7 +9,7 @@ const LOGGED_JSON = postgresTaskJson({ id: "j.id", titleJson: "j.title_json", co
 
 /**
  * The call that journals a change, made by every write after it took the list's row: `args` are
- * the change number, the task's id, its creation's change number, its title's JSON and completed
+ * the list's name, the change number, the task's id, its creation's change number, its title's JSON and completed
  * (NULL, NULL for a deletion), and the bytes of JSON the change carries.
  */
 export function recordChange(s: string, args: string): string {
@@ -24,27 +24,28 @@ export function recordChange(s: string, args: string): string {
  */
 export function recordChangeFunction(s: string): string {
   return `CREATE OR REPLACE FUNCTION ${s}.record_change(
-      change_number bigint, task_id integer, task_created bigint, task_title_json text, task_completed boolean,
+      list_name text, change_number bigint, task_id integer, task_created bigint, task_title_json text, task_completed boolean,
       bytes bigint
     ) RETURNS void LANGUAGE plpgsql AS $fn$
     DECLARE
       new_total bigint;
       kept_from bigint;
     BEGIN
-      SELECT j.total INTO new_total FROM ${s}.journal j ORDER BY j.change DESC LIMIT 1;
+      SELECT j.total INTO new_total FROM ${s}.journal j WHERE j.list = list_name ORDER BY j.change DESC LIMIT 1;
       new_total := COALESCE(new_total, 0) + bytes;
-      INSERT INTO ${s}.journal (change, id, created, title_json, completed, total)
-        VALUES (change_number, task_id, task_created, task_title_json, task_completed, new_total);
-      SELECT j.change INTO kept_from FROM ${s}.journal j WHERE j.total > new_total - ${JOURNAL_BYTES}
+      INSERT INTO ${s}.journal (list, change, id, created, title_json, completed, total)
+        VALUES (list_name, change_number, task_id, task_created, task_title_json, task_completed, new_total);
+      SELECT j.change INTO kept_from FROM ${s}.journal j WHERE j.list = list_name AND j.total > new_total - ${JOURNAL_BYTES}
         ORDER BY j.change LIMIT 1;
-      DELETE FROM ${s}.journal j WHERE j.change < GREATEST(kept_from, change_number - ${JOURNAL_CHANGES - 1});
+      DELETE FROM ${s}.journal j
+        WHERE j.list = list_name AND j.change < GREATEST(kept_from, change_number - ${JOURNAL_CHANGES - 1});
     END
     $fn$;`;
 }
 
 /**
  * The catch-up query's answer from the journal, as common table expressions after its `state`
- * (with the reader's `after`): `logged_kept` holds every change after the reader's, up to about
+ * (with the reader's `after`), of the list named `$5`: `logged_kept` holds every change after the reader's, up to about
  * `$3` bytes or `$4` changes; `logged_reply` the last change they reach; `mode.journal` whether they
  * are every change from the reader's to the reply's `through`, which the journal then answers.
  */
@@ -53,8 +54,8 @@ export function journalReply(s: string): string {
   -- None for a reader starting from nothing, nor one the journal does not reach back to.
   SELECT j.change, j.id, j.created, CASE WHEN j.completed IS NULL THEN NULL ELSE ${LOGGED_JSON} END AS json
   FROM ${s}.journal j
-  WHERE j.change > (SELECT after FROM state) AND (SELECT after FROM state) > 0
-    AND (SELECT min(change) FROM ${s}.journal) <= (SELECT after FROM state) + 1
+  WHERE j.list = $5 AND j.change > (SELECT after FROM state) AND (SELECT after FROM state) > 0
+    AND (SELECT min(change) FROM ${s}.journal WHERE list = $5) <= (SELECT after FROM state) + 1
   ORDER BY j.change LIMIT $4
 ), logged_chunk AS (
   SELECT *, sum(COALESCE(octet_length(json), 0) + 1) OVER (ORDER BY change) - COALESCE(octet_length(json), 0) - 1

@@ -1,22 +1,25 @@
-// The statements a process runs on a list in a PostgreSQL schema: the catch-up query, one call of
-// its function per write, and the version read at start (the layout is in migrations.ts).
+// The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, one call
+// of its function per write, and the version read at start (the layout is in migrations.ts).
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
 import { editStatements } from "./edit-sql.ts";
 import { journalReply } from "./journal-sql.ts";
 
-/** The SQL of one list, in the schema it lives in. */
+/** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */
 export interface Statements {
   /** The schema's version row; fails with 42P01 when there is none. */
   readonly version: string;
-  /** Whether the schema holds a `list` table, and a `schema_version` table, read from one snapshot of the catalog. */
+  /** Whether the schema holds a `list` table (version 1) or `lists` (since 2), and a `schema_version` table, read from one snapshot of the catalog. */
   readonly listed: string;
+  /** The catch-up query; no row when the list is not live. */
   readonly changes: string;
+  /** Whether a list that the catch-up did not find was deleted (a row, not live) or never created (no row). */
+  readonly state: string;
   readonly append: string;
   readonly appendKeyed: string;
   readonly update: string;
   readonly remove: string;
-  /** Starts the list on a new history, after a restore (restore-sql.ts); its row's `said` is what to tell the operator. */
+  /** Starts every list on a new history, after a restore (restore-sql.ts); its row's `said` is what to tell the operator. */
   readonly restored: string;
 }
 
@@ -26,12 +29,12 @@ const TASK_JSON = postgresTaskJson();
 export function statements(schema: string): Statements {
   const s = `"${schema}"`;
   // The state's columns in a row of the catch-up query that carries a change.
-  const stateless = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
+  const stateless = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL";
   // The list's row is always found by its key: every write leaves a dead version of it, and a
   // scan would read them all until vacuum comes.
   return {
     version: `SELECT version FROM ${s}.schema_version`,
-    listed: `SELECT bool_or(tablename = 'list') IS TRUE AS listed, bool_or(tablename = 'schema_version') IS TRUE
+    listed: `SELECT bool_or(tablename IN ('list', 'lists')) IS TRUE AS listed, bool_or(tablename = 'schema_version') IS TRUE
   AS versioned FROM pg_tables WHERE schemaname = '${schema}'`,
     // One statement, so the counters are of the same moment as the tasks: its first row is the
     // list's state, each row after it one change (\`row_change\` set), in change order. A reader
@@ -39,15 +42,16 @@ export function statements(schema: string): Statements {
     // than the deletions it remembers) gets everything from 0. One the journal holds every change
     // since gets them all; any other each task's last change. The window keeps the changes whose
     // JSON starts before the chunk's byte limit: at least one, so a reader always moves on;
-    // \`through\` is the last change the reply covers.
+    // \`through\` is the last change the reply covers. The first row also carries the list's title
+    // and own version; a list that is not live gives no row at all.
     changes: `WITH state AS (
-  SELECT instance, task_count, json_bytes, change_number, last_id, forgotten,
+  SELECT instance, task_count, json_bytes, change_number, last_id, forgotten, title_json, version,
     CASE WHEN instance = $1 AND $2::bigint <= change_number AND ($2::bigint = 0 OR $2::bigint >= forgotten)
       THEN $2::bigint ELSE 0 END AS after
-  FROM ${s}.list WHERE singleton
+  FROM ${s}.lists WHERE name = $5 AND live
 ), ${journalReply(s)}, next AS (
   SELECT id, created, changed, ${TASK_JSON} AS json FROM ${s}.tasks
-  WHERE changed > (SELECT after FROM state) AND NOT (SELECT journal FROM mode) ORDER BY changed LIMIT $4
+  WHERE list = $5 AND changed > (SELECT after FROM state) AND NOT (SELECT journal FROM mode) ORDER BY changed LIMIT $4
 ), chunk AS (
   SELECT *, sum(octet_length(json) + 1) OVER (ORDER BY changed) - octet_length(json) - 1 AS before FROM next
 ), kept AS (
@@ -61,7 +65,7 @@ export function statements(schema: string): Statements {
 )
 SELECT state.instance, state.task_count, state.json_bytes::float8 AS json_bytes, state.change_number::float8 AS change,
   state.last_id, state.forgotten::float8 AS forgotten, state.after::float8 AS after, reply.journal,
-  reply.through::float8 AS through, NULL::integer AS id, NULL::float8 AS row_change, NULL::float8 AS created,
+  reply.through::float8 AS through, state.title_json, state.version, NULL::integer AS id, NULL::float8 AS row_change, NULL::float8 AS created,
   NULL::text AS json
 FROM state, reply
 UNION ALL
@@ -70,10 +74,11 @@ UNION ALL
 SELECT ${stateless}, id, changed::float8, created::float8, json FROM kept
 UNION ALL
 SELECT ${stateless}, d.id, d.change::float8, 0, NULL FROM ${s}.deletions d, state, reply
-WHERE NOT reply.journal AND d.change > state.after AND d.change <= reply.through
+WHERE d.list = $5 AND NOT reply.journal AND d.change > state.after AND d.change <= reply.through
 ORDER BY row_change NULLS FIRST`,
-    append: `SELECT * FROM ${s}.append_task($1, $2, $3, $4, $5, $6)`,
-    appendKeyed: `SELECT * FROM ${s}.append_keyed_task($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    state: `SELECT live FROM ${s}.lists WHERE name = $1`,
+    append: `SELECT * FROM ${s}.append_task($1, $2, $3, $4, $5, $6, $7)`,
+    appendKeyed: `SELECT * FROM ${s}.append_keyed_task($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     restored: `SELECT ${s}.restored() AS said`,
     ...editStatements(s),
   };

@@ -10,12 +10,13 @@ import { postgresTaskJson } from "../../list/task-sql.ts";
 import { appendFunctions } from "./append-sql.ts";
 import { editFunctions } from "./edit-sql.ts";
 import { recordChangeFunction } from "./journal-sql.ts";
+import { listFunctions } from "./lists-sql.ts";
 import { restoredFunction } from "./restore-sql.ts";
 
 /** The key of the advisory lock that serialises migrations: "tasklist" in ASCII. */
 const SCHEMA_LOCK = "8386661138405353844";
 
-/** What a migration's SQL is made from: the schema quoted, as named, and a new list's instance. */
+/** What a migration's SQL is made from: the schema quoted, as named, and a new random instance. */
 interface Target {
   readonly s: string;
   readonly schema: string;
@@ -24,7 +25,13 @@ interface Target {
 
 /** Every function the list's writes call, as this version makes them. */
 function functions({ s, schema }: Target): string {
-  return [recordChangeFunction(s), appendFunctions(s), editFunctions(s), restoredFunction(s, schema)].join("\n");
+  return [
+    recordChangeFunction(s),
+    appendFunctions(s),
+    editFunctions(s),
+    listFunctions(s),
+    restoredFunction(s, schema),
+  ].join("\n");
 }
 
 /** The migrations, in order: the first is number 1. Each is PL/pgSQL run inside a DO block. */
@@ -95,6 +102,78 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
     INSERT INTO ${s}.list (instance, task_count, last_id, json_bytes, change_number)
       SELECT '${instance}', count(*), max(id), 1 + sum(octet_length(${postgresTaskJson()}) + 1), max(changed)
       FROM ${s}.tasks;
+    ${functions(target)}`;
+  },
+  // Every list of the deployment in one schema: each list its own row (its title, whether it lives,
+  // its place in creation order, its own version and random instance, its counters), every other
+  // table keyed by the list, the directory's row (its instance and change number: its ETag) and
+  // POST /lists's Idempotency-Keys. The list there was becomes \`default\`, titled "Tasks", keeping
+  // its instance, ids, change numbers and keys. The functions of version 1 are dropped: each write
+  // now names its list.
+  (target) => {
+    const { s, schema, instance } = target;
+    return `
+    DECLARE
+      old regprocedure;
+    BEGIN
+      FOR old IN SELECT p.oid::regprocedure FROM pg_proc p WHERE p.pronamespace = '${schema}'::regnamespace LOOP
+        EXECUTE 'DROP FUNCTION ' || old::text;
+      END LOOP;
+    END;
+    CREATE TABLE ${s}.lists (
+      name text PRIMARY KEY,
+      title_json text NOT NULL,
+      live boolean NOT NULL,
+      position bigint NOT NULL,
+      version text NOT NULL,
+      instance text NOT NULL,
+      task_count integer NOT NULL,
+      last_id integer NOT NULL,
+      json_bytes bigint NOT NULL,
+      change_number bigint NOT NULL,
+      forgotten bigint NOT NULL
+    );
+    CREATE INDEX lists_in_order ON ${s}.lists (position) WHERE live;
+    CREATE TABLE ${s}.directory (
+      singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+      instance text NOT NULL,
+      change bigint NOT NULL,
+      live_lists integer NOT NULL
+    );
+    CREATE TABLE ${s}.list_keys (
+      seq bigserial PRIMARY KEY,
+      scope text NOT NULL,
+      key text NOT NULL,
+      fingerprint text NOT NULL,
+      list_json text NOT NULL,
+      UNIQUE (scope, key)
+    );
+    CREATE INDEX list_keys_by_scope ON ${s}.list_keys (scope, seq);
+    INSERT INTO ${s}.directory (instance, change, live_lists) VALUES ('${instance}', 0, 1);
+    INSERT INTO ${s}.lists (name, title_json, live, position, version, instance, task_count, last_id, json_bytes,
+        change_number, forgotten)
+      SELECT 'default', '"Tasks"', true, 0, '${instance}-l0', instance, task_count, last_id, json_bytes, change_number,
+        forgotten
+      FROM ${s}.list;
+    DROP TABLE ${s}.list;
+    ALTER TABLE ${s}.tasks ADD COLUMN list text NOT NULL DEFAULT 'default';
+    ALTER TABLE ${s}.tasks ALTER COLUMN list DROP DEFAULT, DROP CONSTRAINT tasks_pkey, ADD PRIMARY KEY (list, id);
+    DROP INDEX ${s}.tasks_by_change;
+    CREATE INDEX tasks_by_change ON ${s}.tasks (list, changed);
+    ALTER TABLE ${s}.deletions ADD COLUMN list text NOT NULL DEFAULT 'default';
+    ALTER TABLE ${s}.deletions ALTER COLUMN list DROP DEFAULT, DROP CONSTRAINT deletions_pkey,
+      ADD PRIMARY KEY (list, change);
+    ALTER TABLE ${s}.journal ADD COLUMN list text NOT NULL DEFAULT 'default';
+    ALTER TABLE ${s}.journal ALTER COLUMN list DROP DEFAULT, DROP CONSTRAINT journal_pkey,
+      ADD PRIMARY KEY (list, change);
+    ALTER TABLE ${s}.idempotency_keys ADD COLUMN list text NOT NULL DEFAULT 'default';
+    ALTER TABLE ${s}.idempotency_keys ALTER COLUMN list DROP DEFAULT,
+      DROP CONSTRAINT idempotency_keys_scope_key_key, ADD UNIQUE (list, scope, key);
+    DROP INDEX ${s}.idempotency_keys_by_scope;
+    CREATE INDEX idempotency_keys_by_scope ON ${s}.idempotency_keys (list, scope, seq);
+    ALTER TABLE ${s}.idempotency_scopes ADD COLUMN list text NOT NULL DEFAULT 'default';
+    ALTER TABLE ${s}.idempotency_scopes ALTER COLUMN list DROP DEFAULT, DROP CONSTRAINT idempotency_scopes_pkey,
+      ADD PRIMARY KEY (list, scope);
     ${functions(target)}`;
   },
 ];

@@ -1,8 +1,9 @@
 // PostgreSQL for a Node, Bun or Deno server: one pool per process, and one connection that
-// listens for the appends of every other process.
+// listens for every other process's writes to every list.
 import postgres from "postgres";
 import { ConfigError, StoreUnavailableError } from "../../errors.ts";
-import { describeError, PostgresStore } from "./postgres-store.ts";
+import { describeError } from "./postgres-database.ts";
+import { PostgresLists } from "./postgres-lists.ts";
 import { hideDatabasePassword, type PostgresServerConfig, redactDatabaseUrl } from "./settings.ts";
 
 /**
@@ -22,12 +23,12 @@ function backoffSeconds(attempt: number): number {
 
 /**
  * Connects to the database at `config.url` with a pool of `config.poolSize` connections, makes the
- * list in `config.schema` if it is not there yet (or applies the migrations it lacks), loads it and
- * listens on its channel. A database this process cannot reach or use, or a schema it does not
+ * lists in `config.schema` if they are not there yet (or applies the migrations they lack), loads the
+ * default list and listens on the schema's channel. A database this process cannot reach or use, or a schema it does not
  * read, stops the start with a {@link ConfigError} naming the variable and the cause, with the
  * URL's password hidden.
  */
-export async function openPostgresStore(config: PostgresServerConfig): Promise<PostgresStore> {
+export async function openPostgresStore(config: PostgresServerConfig): Promise<PostgresLists> {
   const sql = postgres(config.url, {
     max: config.poolSize,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
@@ -40,9 +41,9 @@ export async function openPostgresStore(config: PostgresServerConfig): Promise<P
   });
   // postgres.js keeps the listening connection apart from the pool, and makes it again, with
   // onlisten, whenever it is lost.
-  const listen = (channel: string, onNotify: () => void, onListen: () => void) =>
+  const listen = (channel: string, onNotify: (payload: string) => void, onListen: () => void) =>
     sql.listen(channel, onNotify, onListen);
-  const store = new PostgresStore((work) => work(sql), config.schema, { listen });
+  const store = new PostgresLists((work) => work(sql), config.schema, { listen });
   try {
     await store.open();
     return store;
