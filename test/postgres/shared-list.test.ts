@@ -77,6 +77,57 @@ describe("servers of Node, Bun, Deno and workerd on one list", () => {
     ]);
   });
 
+  test("a list created on one server is read, written and followed on each other, and its deletion on another tells each server's subscriber gone", async () => {
+    const [maker, ...others] = servers;
+    if (maker === undefined) throw new Error("No server to create the list on");
+    const json = { "Content-Type": "application/json" };
+    const made = await fetch(`${maker.server().baseUrl}/lists/shared-named`, {
+      method: "PUT",
+      headers: json,
+      body: JSON.stringify({ title: "Shared" }),
+    });
+    expect(made.status).toBe(201);
+    const readers = await Promise.all(
+      servers.map(async ({ server }) => {
+        const res = await fetch(`${server().baseUrl}/lists/shared-named/tasks/events?after=0`);
+        expect(res.status).toBe(200);
+        if (res.body === null) throw new Error("An event stream must have a body");
+        return new EventReader(res.body);
+      }),
+    );
+    try {
+      const created = [];
+      for (const { server } of others) {
+        const res = await fetch(`${server().baseUrl}/lists/shared-named/tasks`, {
+          method: "POST",
+          headers: json,
+          body: JSON.stringify({ title: "On a named list", completed: false }),
+        });
+        expect(res.status).toBe(200);
+        created.push(await res.text());
+      }
+      expect(created.map((text) => (JSON.parse(text) as { id: number }).id)).toEqual([1, 2, 3]);
+      for (const [i, reader] of readers.entries()) {
+        const events = await reader.take(created.length, `the subscriber of ${servers[i]?.name}`);
+        expect(events.map((event) => event.data)).toEqual(created);
+      }
+      const deleter = others.at(-1) ?? maker;
+      expect((await fetch(`${deleter.server().baseUrl}/lists/shared-named`, { method: "DELETE" })).status).toBe(204);
+      for (const [i, reader] of readers.entries()) {
+        const [gone] = await reader.take(1, `the subscriber of ${servers[i]?.name}`);
+        expect([gone?.event, gone?.data]).toEqual(["gone", "{}"]);
+      }
+      for (const { server } of servers) {
+        expect((await fetch(`${server().baseUrl}/lists/shared-named/tasks`)).status).toBe(410);
+      }
+      expect(await (await fetch(`${maker.server().baseUrl}/lists`)).json()).toEqual([
+        { name: "default", title: "Tasks" },
+      ]);
+    } finally {
+      for (const reader of readers) reader.close();
+    }
+  });
+
   test("a subscriber of each server gets every task POSTed to any server, once and in id order", async () => {
     const last = (await readList(servers[0]?.server().baseUrl ?? "")).tasks.at(-1)?.id ?? 0;
     const readers = await Promise.all(
