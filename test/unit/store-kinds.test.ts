@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ConfigError } from "../../src/errors.ts";
-import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
+import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
+import type { ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import { HeldLists } from "../../src/store/held-lists.ts";
 import { openServerStore, openWorkerStore, type WorkerHost } from "../../src/store/kinds.ts";
 import { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
@@ -42,6 +43,11 @@ const NAMESPACE: ListObjectNamespace = {
     throw new Error("not called at open");
   },
 };
+const DIRECTORY: DirectoryNamespace = {
+  getByName: () => {
+    throw new Error("not called at open");
+  },
+};
 
 describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
   test("keep the list in memory when TASK_STORE is unset or empty", async () => {
@@ -75,8 +81,8 @@ describe("TASK_STORE on Workers", () => {
   test("is memory by default, and durable or postgres when asked, from their bindings", async () => {
     expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(HeldLists);
     expect(
-      onlyList(await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))),
-    ).toBeInstanceOf(DurableObjectStore);
+      await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE, TASK_LISTS: DIRECTORY })),
+    ).toBeInstanceOf(DurableLists);
     const hyperdrive = { connectionString: "postgres://user:secret@127.0.0.1:1/tasks" };
     expect(
       onlyList(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))),
@@ -93,6 +99,14 @@ describe("TASK_STORE on Workers", () => {
     await expect(openWorkerStore({ TASK_STORE: "durable" }, workerHost())).rejects.toThrow(
       new ConfigError(
         "TASK_STORE is durable but the TASK_LIST Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LIST to the TaskListObject class in wrangler.toml",
+      ),
+    );
+  });
+
+  test("TASK_STORE=durable without the TASK_LISTS binding stops the Worker, naming the binding", async () => {
+    await expect(openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))).rejects.toThrow(
+      new ConfigError(
+        "TASK_STORE is durable but the TASK_LISTS Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LISTS to the ListDirectoryObject class in wrangler.toml",
       ),
     );
   });
