@@ -2,8 +2,12 @@
 // Every var is optional and validated at start (src/config.ts, src/store/kinds.ts).
 declare namespace Cloudflare {
   interface Env {
-    /** The list's Durable Object; bound in the `durable` environment of wrangler.toml only. */
+    /** Each list's Durable Object, named by the list's name; bound in the `durable` environment of wrangler.toml only. */
     readonly TASK_LIST?: DurableObjectNamespace<import("./store/durable-object/task-list-object.ts").TaskListObject>;
+    /** The directory of lists' Durable Object; bound in the `durable` environment of wrangler.toml only. */
+    readonly TASK_LISTS?: DurableObjectNamespace<
+      import("./store/durable-object/list-directory-object.ts").ListDirectoryObject
+    >;
     /** The list's database through Hyperdrive; bound in the `postgres` environment of wrangler.toml only. */
     readonly TASK_DB?: Hyperdrive;
     readonly BASE_PATH?: string;

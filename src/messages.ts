@@ -122,8 +122,8 @@ export function tooManyLists(maxLists: number): string {
   return `There are ${maxLists} lists, the most MAX_LISTS allows: delete one or raise MAX_LISTS`;
 }
 
-/** The 501 for a list created or retitled where TASK_STORE holds the default list only (lists there are coming). */
+/** The 501 for a list created or retitled by an app built over one store alone (`createApp({ store })`). */
 export const LISTS_NOT_SUPPORTED =
-  "This TASK_STORE holds the default list only for now: set TASK_STORE=memory to create and retitle lists";
+  "This app was built over one list alone: build it over lists (createApp's lists option) to create and retitle lists";
 /** The 422 for an Idempotency-Key sent again to /lists with another title. */
 export const LIST_KEY_REUSED = "This Idempotency-Key was sent with another title: send a new key for a new list";

@@ -8,7 +8,6 @@ import {
   LIST_DELETED,
   LIST_KEY_REUSED,
   LIST_TITLE,
-  LISTS_NOT_SUPPORTED,
   NOT_FOUND,
   NOT_JSON_TYPE,
   NOT_PATCH_TYPE,
@@ -22,9 +21,6 @@ const LIST = json(schema("List"), { name: "groceries", title: "Groceries" });
 const MISSING = { "404": errorResponse("No list was ever created under this name", NOT_FOUND) };
 const GONE = { "410": errorResponse("The list was deleted: it and its tasks are gone", LIST_DELETED) };
 const STALE = { "412": errorResponse("If-Match or If-None-Match does not hold for the list as it is", STALE_LIST) };
-const UNSUPPORTED = {
-  "501": errorResponse("TASK_STORE holds the default list only for now: lists are coming to it", LISTS_NOT_SUPPORTED),
-};
 const TITLE_BODY = { required: true, content: json(schema("ListTitle"), { title: "Groceries" }) };
 const IF_MATCH: Json = {
   name: "If-Match",
@@ -105,7 +101,6 @@ export function listOperations(config: AppConfig) {
       ...STALE,
       ...json415,
       ...bodyFailures,
-      ...UNSUPPORTED,
       ...(creates ? full : {}),
     },
   });
@@ -134,7 +129,6 @@ export function listOperations(config: AppConfig) {
         "The body is empty, not valid JSON or not a JSON object, or title is null, not a string, longer than 200 characters or not well-formed Unicode",
         LIST_TITLE,
       ),
-      ...UNSUPPORTED,
     },
   });
   return {
@@ -178,7 +172,6 @@ export function listOperations(config: AppConfig) {
         "409": errorResponse("A request with this Idempotency-Key is still being handled", KEY_IN_PROGRESS),
         ...json415,
         "422": errorResponse("This Idempotency-Key came before with another title", LIST_KEY_REUSED),
-        ...UNSUPPORTED,
         ...full,
       },
     } satisfies Operation,

@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import { apiError } from "../errors.ts";
 import { type AppEnv, type AppHandler, respond } from "../http/request-context.ts";
+import { DEFAULT_LIST } from "../list/list-names.ts";
 import { parseCursor } from "../live/cursor.ts";
 import { eventStream } from "../live/event-stream.ts";
 import { TaskFrames } from "../live/frames.ts";
@@ -26,7 +27,7 @@ export interface SubscriptionOptions {
   readonly keepAliveMs: number;
   readonly closing: AbortSignal | undefined;
   readonly upgradeWebSocket: UpgradeWebSocket | undefined;
-  readonly openSocket: ((request: Request, cursor: number) => Response | Promise<Response>) | undefined;
+  readonly openSocket: ((request: Request, cursor: number, list: string) => Response | Promise<Response>) | undefined;
 }
 
 /**
@@ -68,7 +69,9 @@ export function subscription({
     if (closing?.aborted) throw apiError(503, STOPPING);
     const socket = wantsSocket(c) && (openSocket !== undefined || upgradeWebSocket !== undefined);
     if (socket) checkHandshake(c);
-    if (socket && openSocket !== undefined) return openSocket(c.req.raw, cursor);
+    if (socket && openSocket !== undefined) {
+      return openSocket(c.req.raw, cursor, c.get("requestState").list ?? DEFAULT_LIST);
+    }
     if (socket && upgradeWebSocket !== undefined) {
       // Refused now while every slot is taken; the slot itself is taken once the socket opens.
       if (subscribers.full) throw apiError(503, TOO_MANY_SUBSCRIBERS);

@@ -1,9 +1,8 @@
 // The Worker's app, built from its environment and bindings once per isolate.
 import { createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
-import { DurableObjectStore } from "../store/durable-object/durable-store.ts";
+import { DurableLists } from "../store/durable-object/durable-lists.ts";
 import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
-import { SingleList } from "../store/single-list.ts";
 import { upgradeWebSocket } from "./worker-sockets.ts";
 
 /**
@@ -14,13 +13,12 @@ import { upgradeWebSocket } from "./worker-sockets.ts";
 export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<TaskApp> {
   const config = parseAppConfig(env, WORKERS_PLATFORM);
   const lists = await openWorkerStore(env, host);
-  const store = lists instanceof SingleList ? lists.store : undefined;
-  // With the Durable Object, WebSocket subscribers connect to the object, which holds them through
-  // hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
+  // With Durable Objects, WebSocket subscribers connect to their list's object, which holds them
+  // through hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
   const openSocket =
-    store instanceof DurableObjectStore
-      ? async (request: Request, cursor: number) => {
-          const res = await store.openSocket(request, cursor, config.maxSubscribers);
+    lists instanceof DurableLists
+      ? async (request: Request, cursor: number, list: string) => {
+          const res = await lists.openSocket(list, request, cursor, config.maxSubscribers);
           return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
         }
       : undefined;

@@ -3,6 +3,7 @@ import { env, waitUntil } from "cloudflare:workers";
 import { createWorkerApp } from "./worker-app.ts";
 
 // Wrangler finds a Durable Object class only among the exports of the Worker's main module.
+export { ListDirectoryObject } from "../store/durable-object/list-directory-object.ts";
 export { TaskListObject } from "../store/durable-object/task-list-object.ts";
 
 export default await createWorkerApp({ ...env }, { bindings: env, waitUntil });

@@ -2,11 +2,11 @@
 // each store reads, and how each is opened. Adding a store means adding a row here.
 import { type EnvRecord, parseChoice, read } from "../config.ts";
 import { ConfigError } from "../errors.ts";
-import { DurableObjectStore, type ListObjectNamespace } from "./durable-object/durable-store.ts";
+import { type DirectoryNamespace, DurableLists } from "./durable-object/durable-lists.ts";
+import type { ListObjectNamespace } from "./durable-object/durable-store.ts";
 import { HeldLists } from "./held-lists.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
-import { SingleList } from "./single-list.ts";
 import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileLists, type StoreLog } from "./sqlite/file-store.ts";
 import type { TaskLists } from "./store.ts";
 
@@ -20,6 +20,7 @@ export interface ServerHost {
 export interface WorkerHost {
   readonly bindings: {
     readonly TASK_LIST?: ListObjectNamespace | undefined;
+    readonly TASK_LISTS?: DirectoryNamespace | undefined;
     readonly TASK_DB?: HyperdriveBinding | undefined;
   };
   readonly waitUntil: (promise: Promise<unknown>) => void;
@@ -72,7 +73,13 @@ const KINDS = {
           "TASK_STORE is durable but the TASK_LIST Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LIST to the TaskListObject class in wrangler.toml",
         );
       }
-      return new SingleList(new DurableObjectStore(namespace));
+      const directory = host.bindings.TASK_LISTS;
+      if (directory === undefined) {
+        throw new ConfigError(
+          "TASK_STORE is durable but the TASK_LISTS Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LISTS to the ListDirectoryObject class in wrangler.toml",
+        );
+      }
+      return new DurableLists(namespace, directory);
     },
   },
   postgres: {

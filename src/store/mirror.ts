@@ -112,7 +112,8 @@ export class ListMirror {
     let instance = fromNothing ? undefined : this.#instance;
     let after = instance === undefined ? 0 : base.change;
     let reply: ListChanges;
-    let fresh = instance === undefined;
+    // A reply after change 0 is the whole list, as from nothing: no deletion of it is told.
+    let fresh = instance === undefined || after === 0;
     const received: CopiedChange[] = [];
     let every = true;
     do {

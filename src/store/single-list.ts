@@ -1,5 +1,5 @@
-// The lists of a store that holds one list only (for now the SQLite file, the Durable Object and
-// PostgreSQL): `default` is its list, exactly as before, and creating another is not supported yet.
+// The lists of an app built over one store (`createApp({ store })`, as an embedding or a test does):
+// `default` is its list, exactly as before, and creating another is not supported.
 import type { DirectoryLimits, ListIfMatch, PutConditions } from "../list/list-directory.ts";
 import { DEFAULT_LIST, DEFAULT_TITLE } from "../list/list-names.ts";
 import { missingRead } from "./list-read.ts";

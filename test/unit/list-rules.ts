@@ -283,7 +283,7 @@ export function describeListRules(newLists: () => TaskLists | Promise<TaskLists>
     await createList(app, "second");
   });
 
-  test("a store that holds the default list only serves it at /lists/default and answers a creation 501", async () => {
+  test("an app built over one store alone serves its list at /lists/default and answers a creation 501", async () => {
     const app = createApp({ store: new MemoryStore(), config: parseAppConfig({ LOG_LEVEL: "off" }) });
     expect(await (await app.request("/lists")).text()).toBe('[{"name":"default","title":"Tasks"}]');
     expect(await (await app.request("/lists/default")).text()).toBe('{"name":"default","title":"Tasks"}');

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { ConfigError } from "../../src/errors.ts";
-import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
+import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
+import type { ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import { HeldLists } from "../../src/store/held-lists.ts";
 import { openServerStore, openWorkerStore, type WorkerHost } from "../../src/store/kinds.ts";
 import { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
@@ -9,10 +10,8 @@ import {
   parsePostgresServerConfig,
   redactDatabaseUrl,
 } from "../../src/store/postgres/settings.ts";
-import { SingleList } from "../../src/store/single-list.ts";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import type { TaskLists, TaskStore } from "../../src/store/store.ts";
 
 /** A server host whose SQLite files are in memory, remembering the paths it was asked to open. */
 function serverHost(): { openSqlite: typeof openNodeSqlite; opened: string[] } {
@@ -31,13 +30,12 @@ function workerHost(bindings: WorkerHost["bindings"] = {}): WorkerHost {
   return { bindings, waitUntil: () => {} };
 }
 
-/** The one store of a store kind that holds the default list only. */
-function onlyList(lists: TaskLists): TaskStore {
-  expect(lists).toBeInstanceOf(SingleList);
-  return (lists as SingleList).store;
-}
-
 const NAMESPACE: ListObjectNamespace = {
+  getByName: () => {
+    throw new Error("not called at open");
+  },
+};
+const DIRECTORY: DirectoryNamespace = {
   getByName: () => {
     throw new Error("not called at open");
   },
@@ -75,8 +73,8 @@ describe("TASK_STORE on Workers", () => {
   test("is memory by default, and durable or postgres when asked, from their bindings", async () => {
     expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(HeldLists);
     expect(
-      onlyList(await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))),
-    ).toBeInstanceOf(DurableObjectStore);
+      await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE, TASK_LISTS: DIRECTORY })),
+    ).toBeInstanceOf(DurableLists);
     const hyperdrive = { connectionString: "postgres://user:secret@127.0.0.1:1/tasks" };
     expect(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))).toBeInstanceOf(
       PostgresLists,
@@ -93,6 +91,14 @@ describe("TASK_STORE on Workers", () => {
     await expect(openWorkerStore({ TASK_STORE: "durable" }, workerHost())).rejects.toThrow(
       new ConfigError(
         "TASK_STORE is durable but the TASK_LIST Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LIST to the TaskListObject class in wrangler.toml",
+      ),
+    );
+  });
+
+  test("TASK_STORE=durable without the TASK_LISTS binding stops the Worker, naming the binding", async () => {
+    await expect(openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE }))).rejects.toThrow(
+      new ConfigError(
+        "TASK_STORE is durable but the TASK_LISTS Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LISTS to the ListDirectoryObject class in wrangler.toml",
       ),
     );
   });

@@ -96,6 +96,10 @@ describe("a Durable Object the Worker cannot reach", () => {
         nextChange: fail,
         stopWaiting: fail,
         fetch: fail,
+        state: fail,
+        create: fail,
+        retitle: fail,
+        delete: fail,
       }),
     };
   };

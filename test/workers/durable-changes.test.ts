@@ -2,8 +2,9 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
-import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
+import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
 import type { TaskListObject } from "../../src/store/durable-object/task-list-object.ts";
+import { madeList } from "./named-lists.ts";
 
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
 const decoder = new TextDecoder();
@@ -51,11 +52,6 @@ describe("tasks that change, in the Durable Object", () => {
   });
 });
 
-/** The binding, with every store's one list object stood in for by the object named `name`. */
-function objectNamed(name: string): ListObjectNamespace {
-  return { getByName: () => namespace().getByName(name) };
-}
-
 /**
  * Writes through `store` at once: 50 edits of one task, each with a title of its own, appends, and
  * edits and deletions of the tasks appended. Returns the edited task's id and the edits' titles.
@@ -100,8 +96,8 @@ function applied(start: ListVersion, changes: readonly ListEvent[]): string {
 
 describe("every change of the Durable Object's list", () => {
   test("an isolate that reads after many changes made through another, several of one task, gets every one of them, each once, in order, with the task as that change left it", async () => {
-    const reader = new DurableObjectStore(objectNamed("every-change"));
-    const writer = new DurableObjectStore(objectNamed("every-change"));
+    const writer = await madeList("every-change", 2);
+    const reader = new DurableObjectStore(namespace(), "every-change");
     const start = await reader.read();
     const { id, titles } = await mixedWrites(writer);
     const list = await reader.read();
@@ -115,8 +111,8 @@ describe("every change of the Durable Object's list", () => {
 
   test("an isolate further behind than the journal's 2 MiB gets each task's last change, holds the list, and every change again from there", async () => {
     const stub = namespace().getByName("every-change-behind");
-    const reader = new DurableObjectStore(objectNamed("every-change-behind"));
-    const writer = new DurableObjectStore(objectNamed("every-change-behind"));
+    const writer = await madeList("every-change-behind", 2);
+    const reader = new DurableObjectStore(namespace(), "every-change-behind");
     const start = await reader.read();
     const big = (letter: string) => letter.repeat(1024 * 1024 + 512 * 1024);
     await writer.update(1, { title: big("a") }, LIMITS);
@@ -145,8 +141,8 @@ describe("every change of the Durable Object's list", () => {
 
   test("an object that woke again answers every change made since it woke, and each task's last change before", async () => {
     const stub = namespace().getByName("every-change-woken");
-    const reader = new DurableObjectStore(objectNamed("every-change-woken"));
-    const writer = new DurableObjectStore(objectNamed("every-change-woken"));
+    const writer = await madeList("every-change-woken", 2);
+    const reader = new DurableObjectStore(namespace(), "every-change-woken");
     await writer.update(1, { title: "Before the object slept" }, LIMITS);
     // Its journal is in its memory: after a sleep, it starts again from the list as it woke.
     await evictDurableObject(stub);

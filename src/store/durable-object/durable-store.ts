@@ -1,16 +1,22 @@
-// The list as a Worker reaches it in its Durable Object: a copy in the isolate, kept current by
+// A list as a Worker reaches it in its own Durable Object: a copy in the isolate, kept current by
 // asking the object only for what changed since.
 import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { ListVersion } from "../../list/encoded-list.ts";
+import type { ListRecord } from "../../list/list-directory.ts";
+import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { NewTask } from "../../list/task.ts";
+import { missingRead, StatedVersion } from "../list-read.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
 import type * as seam from "../store.ts";
 
-/** The object's RPC methods, as the Worker calls them. */
+/** What a list's object answers a copy: the changes, and whether the list lives. */
+export type ListObjectChanges = ListChanges & { readonly list: seam.ListState };
+
+/** A list object's RPC methods, as the Worker and the directory object call them. */
 export interface ListObjectRpc {
-  /** What changed after change `after` of list `instance` (see `ChangesSince`). */
-  changes(instance: string | undefined, after: number): ListChanges | Promise<ListChanges>;
+  /** What changed after change `after` of list `instance` (see `ChangesSince`), and the list's state. */
+  changes(instance: string | undefined, after: number): ListObjectChanges | Promise<ListObjectChanges>;
   /**
    * Appends a task whose title comes as the UTF-8 of its JSON string literal (exact for any title,
    * and at most as large as the task's own JSON), unless it would break `limits`.
@@ -20,7 +26,7 @@ export interface ListObjectRpc {
     completed: boolean,
     limits: ListLimits,
     key?: seam.IdempotencyKey,
-  ): seam.AppendResult | Promise<seam.AppendResult>;
+  ): seam.AppendResult | seam.ListMissing | Promise<seam.AppendResult | seam.ListMissing>;
   /**
    * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
    * append; `undefined` leaves a field as it is.
@@ -31,9 +37,12 @@ export interface ListObjectRpc {
     completed: boolean | undefined,
     limits: ListLimits,
     ifMatch: seam.IfMatch,
-  ): seam.UpdateResult | Promise<seam.UpdateResult>;
+  ): seam.UpdateResult | seam.ListMissing | Promise<seam.UpdateResult | seam.ListMissing>;
   /** Deletes task `id`. */
-  remove(id: number, ifMatch: seam.IfMatch): seam.RemoveResult | Promise<seam.RemoveResult>;
+  remove(
+    id: number,
+    ifMatch: seam.IfMatch,
+  ): seam.RemoveResult | seam.ListMissing | Promise<seam.RemoveResult | seam.ListMissing>;
   /**
    * Resolves true once the list's last change is after `change`, or false after `waitMs` or once
    * {@link stopWaiting} is called with the same `key`.
@@ -43,6 +52,14 @@ export interface ListObjectRpc {
   stopWaiting(key: string): void | Promise<void>;
   /** Takes a WebSocket subscriber: the object holds subscribers' sockets itself, so they can hibernate. */
   fetch(request: Request): Promise<Response>;
+  /** Whether the list lives (the directory object asks the default list's, once). */
+  state(): seam.ListState | Promise<seam.ListState>;
+  /** Makes the list live as `record`: called by the directory object alone, again after a failure. */
+  create(record: ListRecord): seam.ListState | Promise<seam.ListState>;
+  /** Retitles the list as `record`: called by the directory object alone. */
+  retitle(record: ListRecord): seam.ListState | Promise<seam.ListState>;
+  /** Deletes the list: called by the directory object alone. */
+  delete(): seam.ListState | Promise<seam.ListState>;
 }
 
 /** The binding of the object's class, as far as the store uses it. */
@@ -50,13 +67,11 @@ export interface ListObjectNamespace {
   getByName(name: string): ListObjectRpc;
 }
 
-/** The name of the deployment's one list object. */
-const LIST_NAME = "default";
 /** How long one call waits in the object for a change before it is asked again. */
 const WAIT_MS = 30_000;
 
 /**
- * The list as a Worker reaches it: typed RPC calls to the deployment's object. The isolate keeps
+ * A list as a Worker reaches it: typed RPC calls to the list's own object. The isolate keeps
  * its own copy of the list and, on every read, asks the object only for the tasks added since, so
  * what crosses between them follows the change, not the list's length. A call that fails for a
  * passing reason (the object reset by a deploy, a lost connection, an overloaded object) is a
@@ -64,17 +79,52 @@ const WAIT_MS = 30_000;
  */
 export class DurableObjectStore implements seam.TaskStore {
   readonly #namespace: ListObjectNamespace;
+  /** The list's name, which names its object. */
+  readonly name: string;
   readonly #mirror = new ListMirror();
+  #read: { readonly of: ListVersion; readonly state: seam.ListState; readonly as: seam.ListRead } | undefined;
+  readonly #onRead: ((store: DurableObjectStore) => void) | undefined;
 
-  constructor(namespace: ListObjectNamespace) {
+  /** List `name` (the default list without); `onRead` is told after each read, once the copy is current. */
+  constructor(
+    namespace: ListObjectNamespace,
+    name = DEFAULT_LIST,
+    options: { readonly onRead?: (store: DurableObjectStore) => void } = {},
+  ) {
     this.#namespace = namespace;
+    this.name = name;
+    this.#onRead = options.onRead;
   }
 
-  read(): Promise<ListVersion> {
-    return this.#call(() => this.#mirror.read(async (instance, after) => this.#stub().changes(instance, after)));
+  /** The bytes of the list the copy holds. */
+  get bytes(): number {
+    return this.#mirror.current.usage.bytes;
   }
 
-  async append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult> {
+  async read(): Promise<seam.ListRead> {
+    const seen: { list: seam.ListState } = { list: { state: "not-found" } };
+    const version = await this.#call(() =>
+      this.#mirror.read(async (instance, after) => {
+        const reply = await this.#stub().changes(instance, after);
+        seen.list = reply.list;
+        return reply;
+      }),
+    );
+    this.#onRead?.(this);
+    const state = seen.list;
+    if (state.state !== "live") return missing(state.state);
+    // One wrapper per version and state of the list, not per read.
+    const last = this.#read;
+    if (last?.of === version && sameState(last.state, state)) return last.as;
+    this.#read = { of: version, state, as: new StatedVersion(version, state) };
+    return this.#read.as;
+  }
+
+  async append(
+    task: NewTask,
+    limits: ListLimits,
+    key?: seam.IdempotencyKey,
+  ): Promise<seam.AppendResult | seam.ListMissing> {
     const titleJson = new TextEncoder().encode(JSON.stringify(task.title));
     // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
     // within the list's limit, far under RPC's cap.
@@ -89,7 +139,7 @@ export class DurableObjectStore implements seam.TaskStore {
     patch: seam.TaskPatch,
     limits: ListLimits,
     ifMatch?: seam.IfMatch,
-  ): Promise<seam.UpdateResult> {
+  ): Promise<seam.UpdateResult | seam.ListMissing> {
     const titleJson = patch.title === undefined ? undefined : new TextEncoder().encode(JSON.stringify(patch.title));
     // A title larger than the whole list may be can never fit: refused here, RPC values stay small.
     if (titleJson !== undefined && titleJson.byteLength + 2 > limits.maxBytes) {
@@ -99,7 +149,7 @@ export class DurableObjectStore implements seam.TaskStore {
     return this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
   }
 
-  remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult> {
+  remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult | seam.ListMissing> {
     return this.#call(() => this.#stub().remove(id, ifMatch));
   }
 
@@ -130,19 +180,42 @@ export class DurableObjectStore implements seam.TaskStore {
   }
 
   #stub(): ListObjectRpc {
-    return this.#namespace.getByName(LIST_NAME);
+    return this.#namespace.getByName(this.name);
   }
 
-  async #call<T>(call: () => T | Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (!isPassing(error)) throw error;
-      throw new StoreUnavailableError(`The list's Durable Object cannot be reached: ${String(error)}`, {
-        cause: error,
-      });
-    }
+  #call<T>(call: () => T | Promise<T>): Promise<T> {
+    return objectCall("The list's Durable Object", call);
   }
+}
+
+/**
+ * Calls an object, making a failure for a passing reason a {@link StoreUnavailableError} (503, try
+ * again) that names `what` was called; what the object's own code throws stays as it is (500).
+ */
+export async function objectCall<T>(what: string, call: () => T | Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isPassing(error)) throw error;
+    throw new StoreUnavailableError(`${what} cannot be reached: ${String(error)}`, { cause: error });
+  }
+}
+
+const missingReads = new Map<"gone" | "not-found", seam.ListRead>();
+/** The read of a list that does not live: one for each state, made once. */
+function missing(state: "gone" | "not-found"): seam.ListRead {
+  let read = missingReads.get(state);
+  if (read === undefined) {
+    read = missingRead(state);
+    missingReads.set(state, read);
+  }
+  return read;
+}
+
+/** Whether two reads of a list's state are the same. */
+function sameState(a: seam.ListState, b: seam.ListState): boolean {
+  if (a.state === "live" && b.state === "live") return a.version === b.version && a.title === b.title;
+  return a.state === b.state;
 }
 
 /**

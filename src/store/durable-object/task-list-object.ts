@@ -1,81 +1,125 @@
-// The deployment's list in a SQLite-backed Durable Object, reached by typed RPC calls, and the
-// WebSocket subscribers it holds itself: only the Worker's main module loads it, since it extends
-// cloudflare:workers' DurableObject.
+// One list in a SQLite-backed Durable Object of its own, named by the list's name, reached by typed
+// RPC calls, and the WebSocket subscribers it holds itself: only the Worker's main module loads it,
+// since it extends cloudflare:workers' DurableObject.
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
-import { eventText, RESET_TEXT } from "../../list/event-text.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
-import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
-import { DEFAULT_LIST, DEFAULT_TITLE } from "../../list/list-names.ts";
+import { freshDirectory, type ListRecord } from "../../list/list-directory.ts";
+import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
-import { TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
+import { LIST_DELETED, NOT_FOUND } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import { changesReply } from "../changes-reply.ts";
-import { CHANGES_CHUNK_BYTES, type ListChanges } from "../mirror.ts";
-import { SINGLE_LIST_VERSION } from "../single-list.ts";
+import { CHANGES_CHUNK_BYTES } from "../mirror.ts";
+import { newInstance } from "../new-history.ts";
 import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
 import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
-import type { AppendResult, IdempotencyKey, IfMatch, RemoveResult, UpdateResult } from "../store.ts";
-import type { ListObjectRpc } from "./durable-store.ts";
+import type {
+  AppendResult,
+  IdempotencyKey,
+  IfMatch,
+  ListMissing,
+  ListState,
+  RemoveResult,
+  UpdateResult,
+} from "../store.ts";
+import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
+import { ListSockets } from "./list-sockets.ts";
+import { storageConnection } from "./object-storage.ts";
 
 const decoder = new TextDecoder();
 
 /**
- * What waits unsent on a socket. workerd has no `bufferedAmount` yet (cloudflare/workerd#988),
- * though its types declare one: read as 0, so each event goes out at once and a socket whose
- * client stopped reading is never found behind (docs/live-changes.md).
- */
-function queued(ws: WebSocket): number {
-  return ws.bufferedAmount ?? 0;
-}
-
-/** What the object keeps with each subscriber's socket, across hibernation. */
-interface Follower {
-  /** The change number of the last event sent to it. */
-  readonly cursor: number;
-  /** The list's last change when it came: changes after it are new, and count towards cutting it off. */
-  readonly backlogEnd: number;
-}
-
-/**
- * A deployment's list, held in the object's memory while it is awake (loaded from its SQLite when
- * it wakes), where each write is decided; SQLite keeps each change before the list takes it. Each
- * Worker keeps its own copy and asks only for what changed since, so RPC values stay small however
- * long the list grows. WebSocket subscribers connect to the object itself, through the Hibernation
- * API: the object may leave memory between writes while they stay connected, so an idle list costs
+ * One list, in the Durable Object named by its name: held in the object's memory while it is awake
+ * (loaded from its SQLite when it wakes), where each write is decided; SQLite keeps each change
+ * before the list takes it. The object alone knows whether its list lives, was deleted or was
+ * never created, so a request to the list touches no other object. `default` exists from the
+ * start, with its initial tasks; any other list once the directory object creates it. Each Worker
+ * keeps its own copy and asks only for what changed since, so RPC values stay small however long
+ * the list grows. WebSocket subscribers connect to the object itself, through the Hibernation API:
+ * the object may leave memory between writes while they stay connected, so an idle list costs
  * nothing.
  */
 export class TaskListObject extends DurableObject implements ListObjectRpc {
   // Built synchronously in the constructor, since the SQL API is synchronous: no request can reach
   // the object before the list is loaded, which is what blockConcurrencyWhile would otherwise ensure.
+  readonly #db: SqliteConnection;
   readonly #sqlite: SqliteList;
-  readonly #list: HeldList;
+  /** The list while it lives; undefined once deleted, or before it is created. */
+  #list: HeldList | undefined;
+  #state: ListState;
   /** Callers waiting in {@link nextChange}, by the key each gave; a change wakes them all. */
   readonly #waiting = new Map<string, (changed: boolean) => void>();
-  /** Sockets whose catch-up goes on in a later turn: a change does not start a second one. */
-  readonly #catchingUp = new Set<WebSocket>();
+  readonly #sockets = new ListSockets(this.ctx, () => this.#list);
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
-    const connection = storageConnection(ctx.storage);
-    openSqliteDatabase(connection);
-    this.#sqlite = new SqliteList(connection, DEFAULT_LIST);
-    const row =
-      this.#sqlite.row() ??
-      connection.transaction(() => {
-        this.#sqlite.create({ name: DEFAULT_LIST, title: DEFAULT_TITLE, version: SINGLE_LIST_VERSION }, 0, undefined);
-        return this.#sqlite.row();
-      });
-    if (row === undefined) throw new Error("The default list could not be made");
-    this.#list = this.#sqlite.held(row);
+    this.#db = storageConnection(ctx.storage);
+    openSqliteDatabase(this.#db);
+    const name = ctx.id.name ?? onlyList(this.#db);
+    this.#sqlite = new SqliteList(this.#db, name);
+    if (this.#sqlite.row() === undefined && name === DEFAULT_LIST) {
+      const [fresh] = freshDirectory(newInstance()).lists;
+      if (fresh !== undefined) this.#db.transaction(() => this.#sqlite.create(fresh, 0, undefined));
+    }
+    this.#state = this.#loaded();
   }
 
-  changes(instance: string | undefined, after: number): ListChanges {
-    return changesReply(this.#list.read(), this.#list.instance, instance, after, CHANGES_CHUNK_BYTES);
+  /** Whether the list lives, with its title and own version: the list's answer to `/lists/{name}`. */
+  state(): ListState {
+    return this.#state;
   }
 
-  append(titleJson: Uint8Array, completed: boolean, limits: ListLimits, key?: IdempotencyKey): AppendResult {
-    return this.#made(this.#list.append({ title: titleOf(titleJson), completed }, limits, key));
+  /**
+   * Makes the list live as `record`, empty, its ids and change numbers after the highest it ever
+   * gave; the directory object calls it, once more after a failure, so a list already live as
+   * `record` stays as it is.
+   */
+  create(record: ListRecord): ListState {
+    if (this.#state.state === "live" && this.#state.version === record.version) return this.#state;
+    const row = this.#sqlite.row();
+    const resume = { highestId: row?.highestId ?? 0, change: row?.change ?? 0 };
+    this.#db.transaction(() => this.#sqlite.create(record, 0, resume));
+    this.#state = this.#loaded();
+    return this.#state;
+  }
+
+  /** Gives the list a new title and version, as the directory object decided. */
+  retitle(record: ListRecord): ListState {
+    if (this.#state.state !== "live") return this.#state;
+    this.#db.transaction(() => this.#sqlite.retitle(record));
+    this.#state = { state: "live", title: record.title, version: record.version };
+    return this.#state;
+  }
+
+  /**
+   * Deletes the list and its tasks, keeping where its ids and change numbers stopped: every waiting
+   * reader is woken to read it gone, and every socket gets `gone` and is closed.
+   */
+  delete(): ListState {
+    if (this.#state.state !== "live") return this.#state;
+    this.#db.transaction(() => this.#sqlite.delete());
+    this.#list = undefined;
+    this.#state = { state: "gone" };
+    for (const wake of this.#waiting.values()) wake(true);
+    this.#sockets.gone();
+    return this.#state;
+  }
+
+  changes(instance: string | undefined, after: number): ListObjectChanges {
+    const list = this.#list;
+    if (list === undefined) return { ...NO_CHANGES, list: this.#state };
+    return { ...changesReply(list.read(), list.instance, instance, after, CHANGES_CHUNK_BYTES), list: this.#state };
+  }
+
+  append(
+    titleJson: Uint8Array,
+    completed: boolean,
+    limits: ListLimits,
+    key?: IdempotencyKey,
+  ): AppendResult | ListMissing {
+    if (this.#list === undefined) return this.#missing();
+    return this.#made(this.#list, this.#list.append({ title: titleOf(titleJson), completed }, limits, key));
   }
 
   update(
@@ -84,43 +128,37 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     completed: boolean | undefined,
     limits: ListLimits,
     ifMatch: IfMatch,
-  ): UpdateResult {
+  ): UpdateResult | ListMissing {
+    if (this.#list === undefined) return this.#missing();
     const patch = {
       ...(titleJson === undefined ? {} : { title: titleOf(titleJson) }),
       ...(completed === undefined ? {} : { completed }),
     };
-    return this.#made(this.#list.update(id, patch, limits, ifMatch));
+    return this.#made(this.#list, this.#list.update(id, patch, limits, ifMatch));
   }
 
-  remove(id: number, ifMatch: IfMatch): RemoveResult {
-    return this.#made(this.#list.remove(id, ifMatch));
+  remove(id: number, ifMatch: IfMatch): RemoveResult | ListMissing {
+    if (this.#list === undefined) return this.#missing();
+    return this.#made(this.#list, this.#list.remove(id, ifMatch));
   }
 
   /**
    * Persists and applies the decision's change, if it makes one; then wakes every waiting call and
    * feeds every socket: one at the end gets the change as it is, one still catching up reads on.
    */
-  #made<R extends WriteResult>({ result, change }: Decision<R>): R {
+  #made<R extends WriteResult>(list: HeldList, { result, change }: Decision<R>): R {
     if (change === undefined) return result;
-    const before = this.#list.change;
+    const before = list.change;
     this.#sqlite.persist(change);
-    this.#list.apply(change);
-    const event = this.#list.read().changesAfter(before)?.[0];
+    list.apply(change);
     for (const wake of this.#waiting.values()) wake(true);
-    for (const ws of this.ctx.getWebSockets()) {
-      const follower = ws.deserializeAttachment() as Follower;
-      if (event !== undefined && follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
-        ws.send(eventText(event));
-        ws.serializeAttachment({ ...follower, cursor: event.change } satisfies Follower);
-      } else if (!this.#catchingUp.has(ws)) {
-        this.#feed(ws);
-      }
-    }
+    this.#sockets.changed(list, before);
     return result;
   }
 
+  /** A deleted list's readers read again at once, and find it gone. */
   nextChange(change: number, waitMs: number, key: string): Promise<boolean> {
-    if (this.#list.change > change) return Promise.resolve(true);
+    if (this.#list === undefined || this.#list.change > change) return Promise.resolve(true);
     return new Promise((done) => {
       const finish = (changed: boolean) => {
         this.#waiting.delete(key);
@@ -139,20 +177,18 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
 
   /**
    * A WebSocket subscriber, forwarded by a Worker with its cursor as `after` and the deployment's
-   * MAX_SUBSCRIBERS as `max`: one text message per task after the cursor, then one per new task.
+   * MAX_SUBSCRIBERS as `max` (see {@link ListSockets}); 404 or 410 for a list that does not live.
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const cursor = Number(url.searchParams.get("after") ?? "0");
     const max = Number(url.searchParams.get("max") ?? "0");
-    if (this.ctx.getWebSockets().length >= max) {
-      return Response.json({ message: TOO_MANY_SUBSCRIBERS }, { status: 503, headers: { "Retry-After": "1" } });
+    const list = this.#list;
+    if (list === undefined) {
+      const gone = this.#state.state === "gone";
+      return Response.json({ message: gone ? LIST_DELETED : NOT_FOUND }, { status: gone ? 410 : 404 });
     }
-    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
-    this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ cursor, backlogEnd: this.#list.change } satisfies Follower);
-    this.#feed(server);
-    return new Response(null, { status: 101, webSocket: client });
+    return this.#sockets.admit(list, cursor, max);
   }
 
   /** The service reads no message: a big one closes the socket, as on every runtime. */
@@ -169,50 +205,30 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     ws.close(1011, "The connection failed");
   }
 
-  /**
-   * Sends `ws` the events after its cursor, about 64 KiB of them a turn while it takes them (a reset
-   * and the whole list when the cursor cannot be brought up to date); a socket that holds too much
-   * is looked at again shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new
-   * changes wait.
-   */
-  #feed(ws: WebSocket): void {
-    this.#catchingUp.delete(ws);
-    if (ws.readyState !== WebSocket.OPEN) return;
-    const follower = ws.deserializeAttachment() as Follower;
-    if (follower.cursor === this.#list.change) return;
-    if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
-      if (
-        this.#list.read().bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES
-      ) {
-        ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
-      } else {
-        this.#catchingUp.add(ws);
-        setTimeout(() => this.#feed(ws), rules.DRAIN_POLL_MS);
-      }
-      return;
-    }
-    // Its backlog one event per task, then every change as it was made.
-    const version = this.#list.read();
-    const every = follower.cursor >= follower.backlogEnd ? version.changesAfter(follower.cursor) : undefined;
-    const folded = every === undefined ? version.eventsAfter(follower.cursor) : undefined;
-    if (folded?.reset === true) ws.send(RESET_TEXT);
-    let cursor = folded?.reset === true ? 0 : follower.cursor;
-    let sent = 0;
-    for (const event of every ?? folded?.events ?? []) {
-      ws.send(eventText(event));
-      cursor = event.change;
-      sent += event.json.byteLength;
-      if (sent >= rules.SOCKET_MARK_BYTES) break;
-    }
-    if (sent < rules.SOCKET_MARK_BYTES) cursor = version.change;
-    ws.serializeAttachment({ ...follower, cursor } satisfies Follower);
-    // The rest in later turns, so that the object answers other requests between two batches.
-    if (cursor !== version.change) {
-      this.#catchingUp.add(ws);
-      setTimeout(() => this.#feed(ws), 0);
-    }
+  /** The list's state as its row says, holding the list in memory while it lives. */
+  #loaded(): ListState {
+    const row = this.#sqlite.row();
+    this.#list = row?.live === true ? this.#sqlite.held(row) : undefined;
+    if (row === undefined) return { state: "not-found" };
+    return row.live ? { state: "live", title: row.title, version: row.version } : { state: "gone" };
+  }
+
+  #missing(): ListMissing {
+    return { outcome: this.#state.state === "gone" ? "list-gone" : "list-not-found" };
   }
 }
+
+/** What a list that does not live answers a copy: nothing, so a Worker's copy of it holds nothing. */
+const NO_CHANGES = {
+  instance: "",
+  change: 0,
+  highestId: 0,
+  forgotten: 0,
+  after: 0,
+  through: 0,
+  journal: false,
+  rows: [],
+} as const;
 
 /** A title sent as the UTF-8 of its JSON string literal, which carries any title exactly. */
 function titleOf(titleJson: Uint8Array): string {
@@ -221,10 +237,9 @@ function titleOf(titleJson: Uint8Array): string {
   return title;
 }
 
-function storageConnection(storage: DurableObjectStorage): SqliteConnection {
-  return {
-    query: (sql, ...params) => storage.sql.exec(sql, ...params).toArray(),
-    iterate: (sql, ...params) => storage.sql.exec(sql, ...params),
-    transaction: (work) => storage.transactionSync(work),
-  };
+/** The name of an object that does not know its own: the one list its storage holds. */
+function onlyList(db: SqliteConnection): string {
+  const rows = db.query("SELECT name FROM lists");
+  if (rows.length !== 1) throw new Error("A list's Durable Object must be reached by its list's name");
+  return String(rows[0]?.name);
 }

@@ -59,6 +59,11 @@ const MIGRATIONS: readonly (readonly string[])[] = [
     "ALTER TABLE deletions_of_lists RENAME TO deletions",
     "ALTER TABLE keys_of_lists RENAME TO idempotency_keys",
   ],
+  // 4: the directory's calls to lists kept elsewhere (each list's own Durable Object) that are
+  // decided but not yet made: a list's creation, retitling or deletion, made again until it is.
+  [
+    "CREATE TABLE list_intents (name TEXT PRIMARY KEY, action TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL)",
+  ],
 ];
 
 /** The version a database is at once every migration ran. */

@@ -1,0 +1,122 @@
+// The WebSocket subscribers a list's Durable Object holds through the Hibernation API: admitted
+// with their cursor, fed each change, caught up in batches, and told when their list is deleted.
+import { eventText, GONE_TEXT, RESET_TEXT } from "../../list/event-text.ts";
+import type { HeldList } from "../../list/held-list.ts";
+import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import { LIST_DELETED, TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
+import * as rules from "../../socket-rules.ts";
+
+/**
+ * What waits unsent on a socket. workerd has no `bufferedAmount` yet (cloudflare/workerd#988),
+ * though its types declare one: read as 0, so each event goes out at once and a socket whose
+ * client stopped reading is never found behind (docs/live-changes.md).
+ */
+function queued(ws: WebSocket): number {
+  return ws.bufferedAmount ?? 0;
+}
+
+/** What the object keeps with each subscriber's socket, across hibernation. */
+interface Follower {
+  /** The change number of the last event sent to it. */
+  readonly cursor: number;
+  /** The list's last change when it came: changes after it are new, and count towards cutting it off. */
+  readonly backlogEnd: number;
+}
+
+/** The sockets of one object's list, which `list` gives as it is now (undefined once deleted). */
+export class ListSockets {
+  readonly #ctx: DurableObjectState;
+  readonly #list: () => HeldList | undefined;
+  /** Sockets whose catch-up goes on in a later turn: a change does not start a second one. */
+  readonly #catchingUp = new Set<WebSocket>();
+
+  constructor(ctx: DurableObjectState, list: () => HeldList | undefined) {
+    this.#ctx = ctx;
+    this.#list = list;
+  }
+
+  /**
+   * Takes a subscriber at `cursor` unless `max` already follow the list: one text message per task
+   * after the cursor, then one per change.
+   */
+  admit(list: HeldList, cursor: number, max: number): Response {
+    if (this.#ctx.getWebSockets().length >= max) {
+      return Response.json({ message: TOO_MANY_SUBSCRIBERS }, { status: 503, headers: { "Retry-After": "1" } });
+    }
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.#ctx.acceptWebSocket(server);
+    server.serializeAttachment({ cursor, backlogEnd: list.change } satisfies Follower);
+    this.#feed(server);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Feeds every socket the change `list` just made after change `before`: one at the end gets it as
+   * it is, one still catching up reads on.
+   */
+  changed(list: HeldList, before: number): void {
+    const event = list.read().changesAfter(before)?.[0];
+    for (const ws of this.#ctx.getWebSockets()) {
+      const follower = ws.deserializeAttachment() as Follower;
+      if (event !== undefined && follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
+        ws.send(eventText(event));
+        ws.serializeAttachment({ ...follower, cursor: event.change } satisfies Follower);
+      } else if (!this.#catchingUp.has(ws)) {
+        this.#feed(ws);
+      }
+    }
+  }
+
+  /** Tells every socket its list was deleted, and closes it. */
+  gone(): void {
+    for (const ws of this.#ctx.getWebSockets()) {
+      this.#catchingUp.delete(ws);
+      if (ws.readyState !== WebSocket.OPEN) continue;
+      ws.send(GONE_TEXT);
+      ws.close(rules.NORMAL_CLOSURE, LIST_DELETED);
+    }
+  }
+
+  /**
+   * Sends `ws` the events after its cursor, about 64 KiB of them a turn while it takes them (a reset
+   * and the whole list when the cursor cannot be brought up to date); a socket that holds too much
+   * is looked at again shortly, and cut off once more than {@link FOLLOWER_CUT_OFF_BYTES} of new
+   * changes wait.
+   */
+  #feed(ws: WebSocket): void {
+    this.#catchingUp.delete(ws);
+    const list = this.#list();
+    if (ws.readyState !== WebSocket.OPEN || list === undefined) return;
+    const follower = ws.deserializeAttachment() as Follower;
+    if (follower.cursor === list.change) return;
+    if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
+      if (list.read().bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
+        ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
+      } else {
+        this.#catchingUp.add(ws);
+        setTimeout(() => this.#feed(ws), rules.DRAIN_POLL_MS);
+      }
+      return;
+    }
+    // Its backlog one event per task, then every change as it was made.
+    const version = list.read();
+    const every = follower.cursor >= follower.backlogEnd ? version.changesAfter(follower.cursor) : undefined;
+    const folded = every === undefined ? version.eventsAfter(follower.cursor) : undefined;
+    if (folded?.reset === true) ws.send(RESET_TEXT);
+    let cursor = folded?.reset === true ? 0 : follower.cursor;
+    let sent = 0;
+    for (const event of every ?? folded?.events ?? []) {
+      ws.send(eventText(event));
+      cursor = event.change;
+      sent += event.json.byteLength;
+      if (sent >= rules.SOCKET_MARK_BYTES) break;
+    }
+    if (sent < rules.SOCKET_MARK_BYTES) cursor = version.change;
+    ws.serializeAttachment({ ...follower, cursor } satisfies Follower);
+    // The rest in later turns, so that the object answers other requests between two batches.
+    if (cursor !== version.change) {
+      this.#catchingUp.add(ws);
+      setTimeout(() => this.#feed(ws), 0);
+    }
+  }
+}
