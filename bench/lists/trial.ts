@@ -93,8 +93,9 @@ const EMPTY: Omit<ListsReading, "runtime" | "server" | "notMeasured"> = {
 
 /**
  * One trial of `subject`: a fresh server for a named list against /tasks (and, on the Durable
- * Object, two busy lists against one); with lists in memory, a fresh one for 1,000 lists. Odd
- * repeats measure /tasks first, even ones the named list, so that neither always runs warmer.
+ * Object, two busy lists against one); with lists in memory, two fresh ones, one list against
+ * 1,000. Odd repeats measure /tasks (one list) first, even ones the named list (1,000), so that
+ * neither always runs first.
  */
 export async function runListsTrial(subject: ListsSubject, repeat: number, run: RunSettings): Promise<ListsReading> {
   const runtime = runtimeOf(subject);
@@ -112,11 +113,14 @@ export async function runListsTrial(subject: ListsSubject, repeat: number, run: 
   }
   if (server !== "app") return reading;
   // MAX_LISTS counts the default list.
-  const many = await startSubject("app", runtime, { ...run, env: { ...run.env, MAX_LISTS: String(MANY_LISTS + 1) } });
+  const settings = { ...run, env: { ...run.env, MAX_LISTS: String(MANY_LISTS + 1) } };
+  const servers: BenchServer[] = [];
   try {
-    return { ...reading, ...(await manyLists(many, run)) };
+    for (let i = 0; i < 2; i++) servers.push(await startSubject("app", runtime, settings));
+    const [one, many] = servers as [BenchServer, BenchServer];
+    return { ...reading, ...(await manyLists(one, many, repeat % 2 === 0, run)) };
   } finally {
-    await many.stop();
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
@@ -181,40 +185,55 @@ async function busyLists(app: BenchServer, run: RunSettings): Promise<BusyFigure
 }
 
 /**
- * GET /lists and GET of the first list's tasks with that one list, then the same after 999 more
- * lists of 10 tasks each, created through the API; resident memory read before and after them.
+ * GET /lists and GET of a list's tasks on a server with that one list against a server with 1,000
+ * lists of 10 tasks, created through the API; the second server's resident memory read warmed up
+ * with one list and again with all of them. Both servers are warmed alike, and each request is
+ * measured on one, then on the other (`manyFirst` swaps them), seconds apart.
  */
-async function manyLists(server: BenchServer, run: RunSettings): Promise<Partial<ListsReading>> {
-  const origin = originOf(server.url);
+async function manyLists(
+  one: BenchServer,
+  many: BenchServer,
+  manyFirst: boolean,
+  run: RunSettings,
+): Promise<Partial<ListsReading>> {
   const names = Array.from({ length: MANY_LISTS }, (_, i) => `bench-${String(i + 1).padStart(4, "0")}`);
-  await createFilledLists(origin, names.slice(0, 1), NEW_TASK_BODY, TASKS_PER_LIST);
-  const directory = `${origin}/lists`;
-  const list = namedTasksUrl(origin, names[0] ?? "");
-  await warm(server, [directory, list], run);
-  const directoryOneRps = (await measureRate(server.pid, load(directory, "get", run), run.layout)).rps;
-  const listOneRps = (await measureRate(server.pid, load(list, "get", run), run.layout)).rps;
-  const rssBeforeKib = await settledMemoryKib(() => server.memoryKib(), SETTLE_MS);
+  const first = names.slice(0, 1);
+  const urls = (server: BenchServer) => {
+    const at = originOf(server.url);
+    return { directory: `${at}/lists`, list: namedTasksUrl(at, first[0] ?? "") };
+  };
+  for (const server of [one, many]) {
+    await createFilledLists(originOf(server.url), first, NEW_TASK_BODY, TASKS_PER_LIST);
+    await warm(server, Object.values(urls(server)), run);
+  }
+  const rssBeforeKib = await settledMemoryKib(() => many.memoryKib(), SETTLE_MS);
+  const origin = originOf(many.url);
   await createFilledLists(origin, names.slice(1), NEW_TASK_BODY, TASKS_PER_LIST);
-  const rssAfterKib = await settledMemoryKib(() => server.memoryKib(), SETTLE_MS);
-  const text = await (await fetch(directory)).text();
+  const rssAfterKib = await settledMemoryKib(() => many.memoryKib(), SETTLE_MS);
+  const text = await (await fetch(`${origin}/lists`)).text();
   const listed = (JSON.parse(text) as unknown[]).length;
   if (listed !== MANY_LISTS + 1) throw new Error(`GET /lists listed ${listed} lists, not ${MANY_LISTS + 1}`);
-  const directoryManyBytes = new TextEncoder().encode(text).byteLength;
-  await warm(server, [directory], run);
-  const directoryManyRps = (await measureRate(server.pid, load(directory, "get", run), run.layout)).rps;
-  const listManyRps = (await measureRate(server.pid, load(list, "get", run), run.layout)).rps;
-  const kibPerList = (rssAfterKib - rssBeforeKib) / (MANY_LISTS - 1);
-  const tasksPerList = TASKS_PER_LIST;
+  // Both again, so that each has run as many GETs: the many-lists server's /lists has changed.
+  for (const server of [one, many]) await warm(server, Object.values(urls(server)), run);
+  const rates = async (which: "directory" | "list") => {
+    const rate = async (server: BenchServer) =>
+      (await measureRate(server.pid, load(urls(server)[which], "get", run), run.layout)).rps;
+    if (!manyFirst) return [await rate(one), await rate(many)] as const;
+    const manyRps = await rate(many);
+    return [await rate(one), manyRps] as const;
+  };
+  const [directoryOneRps, directoryManyRps] = await rates("directory");
+  const [listOneRps, listManyRps] = await rates("list");
   return {
     lists: MANY_LISTS,
-    tasksPerList,
+    tasksPerList: TASKS_PER_LIST,
     directoryOneRps,
     directoryManyRps,
-    directoryManyBytes,
+    directoryManyBytes: new TextEncoder().encode(text).byteLength,
     listOneRps,
     listManyRps,
     rssBeforeKib,
     rssAfterKib,
-    kibPerList,
+    kibPerList: (rssAfterKib - rssBeforeKib) / (MANY_LISTS - 1),
   };
 }
