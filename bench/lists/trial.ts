@@ -94,8 +94,8 @@ const EMPTY: Omit<ListsReading, "runtime" | "server" | "notMeasured"> = {
 /**
  * One trial of `subject`: a fresh server for a named list against /tasks (and, on the Durable
  * Object, two busy lists against one); with lists in memory, two fresh ones, one list against
- * 1,000. Odd repeats measure /tasks (one list) first, even ones the named list (1,000), so that
- * neither always runs first.
+ * 1,000. Odd repeats start with /tasks and GET /lists of one list, even ones with the named list
+ * and of 1,000; each request after runs the other way round from the one before it.
  */
 export async function runListsTrial(subject: ListsSubject, repeat: number, run: RunSettings): Promise<ListsReading> {
   const runtime = runtimeOf(subject);
@@ -137,15 +137,11 @@ async function warm(server: BenchServer, urls: readonly string[], run: RunSettin
 /** GET, PATCH and POST on /tasks and on the named list `bench`, each pair seconds apart. */
 async function namedAgainstDefault(app: BenchServer, namedFirst: boolean, run: RunSettings): Promise<PathFigures> {
   const named = namedTasksUrl(originOf(app.url), "bench");
-  const order: [string, "" | "Named"][] = namedFirst
-    ? [
-        [named, "Named"],
-        [app.url, ""],
-      ]
-    : [
-        [app.url, ""],
-        [named, "Named"],
-      ];
+  const order: [string, "" | "Named"][] = [
+    [app.url, ""],
+    [named, "Named"],
+  ];
+  if (namedFirst) order.reverse();
   await warm(app, [app.url, named], run);
   const figures: Partial<Record<keyof PathFigures, number>> = {};
   // The POSTs last: they add thousands of tasks, and the PATCH edits the two both lists start with.
@@ -160,6 +156,8 @@ async function namedAgainstDefault(app: BenchServer, namedFirst: boolean, run: R
       figures[`${scenario}${which}Rps`] = rps;
       figures[`${scenario}${which}CpuUs`] = cpuUs;
     }
+    // Each request the other way round from the one before, so that neither list always runs first.
+    order.reverse();
   }
   return { ...EMPTY, ...figures };
 }
@@ -188,7 +186,8 @@ async function busyLists(app: BenchServer, run: RunSettings): Promise<BusyFigure
  * GET /lists and GET of a list's tasks on a server with that one list against a server with 1,000
  * lists of 10 tasks, created through the API; the second server's resident memory read warmed up
  * with one list and again with all of them. Both servers are warmed alike, and each request is
- * measured on one, then on the other (`manyFirst` swaps them), seconds apart.
+ * measured on one, then on the other, seconds apart: GET /lists on the many-lists server first
+ * when `manyFirst`, the list's GET the other way round.
  */
 async function manyLists(
   one: BenchServer,
@@ -215,15 +214,15 @@ async function manyLists(
   if (listed !== MANY_LISTS + 1) throw new Error(`GET /lists listed ${listed} lists, not ${MANY_LISTS + 1}`);
   // Both again, so that each has run as many GETs: the many-lists server's /lists has changed.
   for (const server of [one, many]) await warm(server, Object.values(urls(server)), run);
-  const rates = async (which: "directory" | "list") => {
+  const rates = async (which: "directory" | "list", manyFirst: boolean) => {
     const rate = async (server: BenchServer) =>
       (await measureRate(server.pid, load(urls(server)[which], "get", run), run.layout)).rps;
     if (!manyFirst) return [await rate(one), await rate(many)] as const;
     const manyRps = await rate(many);
     return [await rate(one), manyRps] as const;
   };
-  const [directoryOneRps, directoryManyRps] = await rates("directory");
-  const [listOneRps, listManyRps] = await rates("list");
+  const [directoryOneRps, directoryManyRps] = await rates("directory", manyFirst);
+  const [listOneRps, listManyRps] = await rates("list", !manyFirst);
   return {
     lists: MANY_LISTS,
     tasksPerList: TASKS_PER_LIST,
