@@ -1,7 +1,7 @@
 // `npm run bench`: measures the service on Node, Bun, Deno and workerd against each runtime's
 // ceiling, plain Hono and Fastify; its live changes against plain Hono with live changes; what a
-// long life of creations and deletions leaves in memory; and its live feed's catch-ups and stalled
-// subscribers. Writes bench/results/ (see bench/README.md).
+// long life of creations and deletions leaves in memory; its live feed's catch-ups and stalled
+// subscribers; and what many lists cost. Writes bench/results/ (see bench/README.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import { bundleWorker, objectsParentDir, type Program } from "./lib/servers.ts";
 import { liveMeasuredAt, measuredAt, runtimeOf, type ServerKind, serverOf } from "./lib/subjects.ts";
 import { checkTargets } from "./lib/targets.ts";
 import { type Measurement, type MemoryReading, type RunSettings, runTrial } from "./lib/trial.ts";
+import { type ListsReading, runListsTrial } from "./lists/trial.ts";
 import { type LiveReading, runLiveTrial } from "./live/trial.ts";
 
 const options = parseOptions(process.argv.slice(2));
@@ -74,9 +75,14 @@ try {
   const onWorkerd = (...servers: ServerKind[]) =>
     options.subjects.some((s) => runtimeOf(s) === "workerd" && servers.includes(serverOf(s)));
   const bundles: [Program, boolean][] = [
-    ["service", onWorkerd("app", "app-logoff") || options.feedSubjects.includes("feed-workerd")],
+    [
+      "service",
+      onWorkerd("app", "app-logoff") ||
+        options.feedSubjects.includes("feed-workerd") ||
+        options.listsSubjects.includes("lists-workerd"),
+    ],
     ["bench/ceilings", onWorkerd("app")],
-    ["service-durable", onWorkerd("app-durable")],
+    ["service-durable", onWorkerd("app-durable") || options.listsSubjects.includes("lists-workerd-durable")],
     ["bench/peers/hono", onWorkerd("hono")],
   ];
   for (const [program, needed] of bundles) if (needed) bundleWorker(dir, program);
@@ -106,6 +112,15 @@ try {
       const name = `create-and-delete trial ${repeat}/${repeats}: ${runtime}`;
       const reading = await attempt(name, () => runChurnTrial(runtime, options.pairs, run));
       if (reading !== undefined) churn.push(reading);
+    }
+  }
+  // Many lists: small requests like the trials', so before the crowds of the live scenario.
+  const lists: ListsReading[] = [];
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    for (const subject of options.listsSubjects) {
+      const name = `lists trial ${repeat}/${repeats}: ${subject}`;
+      const reading = await attempt(name, () => runListsTrial(subject, repeat, run));
+      if (reading !== undefined) lists.push(reading);
     }
   }
   // The live scenario last: its crowds of subscribers would leave the machine's network stack busy
@@ -139,11 +154,11 @@ try {
     }
   }
 
-  const results = summarize(measurements, memory, live, churn, feed);
+  const results = summarize(measurements, memory, live, churn, feed, lists);
   const machine = describeMachine(layout, loadAtStart);
   const report: Report = { options, machine, results, targets: checkTargets(results, env), failures };
   mkdirSync(outDir, { recursive: true });
-  const raw = { measurements, memory, live, churn, feed };
+  const raw = { measurements, memory, live, churn, feed, lists };
   writeFileSync(join(outDir, "results.json"), `${JSON.stringify({ ...report, threads, raw }, null, 2)}\n`);
   writeFileSync(join(outDir, "rps-by-tasks.svg"), await drawChart(results.rows));
   writeFileSync(join(outDir, "results.md"), toMarkdown(report, "rps-by-tasks.svg"));

@@ -3,7 +3,9 @@ import { parseArgs } from "node:util";
 import {
   FEED_SUBJECT_NAMES,
   type FeedSubject,
+  LISTS_SUBJECT_NAMES,
   LIVE_SUBJECT_NAMES,
+  type ListsSubject,
   type LiveSubject,
   SUBJECT_NAMES,
   type Subject,
@@ -20,6 +22,8 @@ export interface BenchOptions {
   /** The servers of the feed scenario, and its stalled subscribers of each kind (undefined: the scenario's default). */
   readonly feedSubjects: readonly FeedSubject[];
   readonly stalled: number | undefined;
+  /** The servers of the lists scenario: a named list against /tasks, 1,000 lists, two busy lists. */
+  readonly listsSubjects: readonly ListsSubject[];
   /** Create-and-delete pairs on each of Node, Bun and Deno the run measures; 0 skips them. */
   readonly pairs: number;
   readonly repeats: number;
@@ -38,7 +42,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --only=node,fastify  measure only these (${SUBJECT_NAMES.join(", ")});
                        "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres;
                        the live scenario's servers (${LIVE_SUBJECT_NAMES.join(", ")}): "live" stands for all of them;
-                       the feed scenario's (${FEED_SUBJECT_NAMES.join(", ")}): "feed" stands for all of them
+                       the feed scenario's (${FEED_SUBJECT_NAMES.join(", ")}): "feed" stands for all of them;
+                       the lists scenario's (${LISTS_SUBJECT_NAMES.join(", ")}): "lists" stands for all of them
   --sizes=2,1000       list sizes to measure (each at least 2; default 2,1000,100000)
   --subscribers=1000   subscribers of the live scenario (default 1000,10000; --quick: 1000)
   --stalled=N          stalled subscribers of each kind in the feed scenario (default 1000; --quick: 200)
@@ -56,6 +61,7 @@ const GROUPS: Record<string, (name: string) => boolean> = {
   postgres: (s) => s.endsWith("-postgres") && !s.startsWith("live-"),
   live: (s) => s.startsWith("live-"),
   feed: (s) => s.startsWith("feed-"),
+  lists: (s) => s.startsWith("lists-"),
 };
 
 /** The whole numbers of at least `min` in a comma-separated option, or `fallback` when it is not given. */
@@ -89,7 +95,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     },
   });
   if (values.help) return "help";
-  const all: readonly string[] = [...SUBJECT_NAMES, ...LIVE_SUBJECT_NAMES, ...FEED_SUBJECT_NAMES];
+  const all: readonly string[] = [
+    ...SUBJECT_NAMES,
+    ...LIVE_SUBJECT_NAMES,
+    ...FEED_SUBJECT_NAMES,
+    ...LISTS_SUBJECT_NAMES,
+  ];
   const only = values.only?.split(",").flatMap((name) => {
     const group = GROUPS[name.trim()];
     if (group !== undefined) return all.filter(group);
@@ -117,6 +128,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     subscribers: numbers(values.subscribers, "subscribers", 1, quick ? [1_000] : [1_000, 10_000]),
     feedSubjects: chosen(FEED_SUBJECT_NAMES),
     stalled: numbers(values.stalled, "stalled", 1, [])[0],
+    listsSubjects: chosen(LISTS_SUBJECT_NAMES),
     pairs,
     repeats: numbers(values.repeats, "repeats", 1, [quick ? 1 : 3])[0] ?? 3,
     seconds: numbers(values.seconds, "seconds", 1, [quick ? 1 : 3])[0] ?? 3,

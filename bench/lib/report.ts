@@ -1,6 +1,7 @@
 // results.md, which shows the results beside the targets, one plain table per scenario.
 // bench/README.md says what each figure means.
 import { feedTables } from "../feed/report.ts";
+import { listsTables } from "../lists/report.ts";
 import type { LiveReading } from "../live/trial.ts";
 import type { MachineInfo } from "./machine.ts";
 import type { BenchOptions } from "./options.ts";
@@ -205,6 +206,7 @@ export function toMarkdown(report: Report, chartFile: string): string {
     results.live.length === 0 ? "" : liveTables(results.live),
     results.churn.length === 0 ? "" : churnTable(results.churn),
     results.feed.length === 0 ? "" : feedTables(results.feed),
+    results.lists.length === 0 ? "" : listsTables(results.lists),
     failures.length === 0
       ? ""
       : `## Failed runs, left out of the medians\n\n${failures.map((f) => `- ${f.split("\n")[0]}`).join("\n")}`,

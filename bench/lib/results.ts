@@ -1,5 +1,6 @@
 // The results: the medians of each server's trials, merged from the trials of a run.
 import type { FeedReading } from "../feed/trial.ts";
+import type { ListsReading } from "../lists/trial.ts";
 import type { LiveReading } from "../live/trial.ts";
 import type { ChurnReading } from "./churn.ts";
 import { median } from "./median.ts";
@@ -16,6 +17,7 @@ export interface Results {
   readonly live: readonly Merged<LiveReading>[];
   readonly churn: readonly Merged<ChurnReading>[];
   readonly feed: readonly Merged<FeedReading>[];
+  readonly lists: readonly Merged<ListsReading>[];
 }
 
 /**
@@ -65,6 +67,7 @@ export function summarize(
   live: readonly LiveReading[],
   churn: readonly ChurnReading[],
   feed: readonly FeedReading[],
+  lists: readonly ListsReading[],
 ): Results {
   const sums = { events: "sum", missed: "sum", unexpected: "sum", ended: "sum", maxMs: "max" } as const;
   return {
@@ -73,6 +76,7 @@ export function summarize(
     live: mergeTrials(live, (r) => `${r.runtime}|${r.server}|${r.subscribers}`, sums),
     churn: mergeTrials(churn, (r) => r.runtime),
     feed: mergeFeed(feed),
+    lists: mergeTrials(lists, (r) => `${r.runtime}|${r.server}`),
   };
 }
 

@@ -92,13 +92,32 @@ const FEED_SUBJECTS = {
 } as const satisfies Record<string, readonly [Runtime, ServerKind]>;
 export type FeedSubject = keyof typeof FEED_SUBJECTS;
 
+/**
+ * The servers of the lists scenario (issue 34): the service with its lists in memory on each
+ * runtime, and with each list in a Durable Object of its own.
+ */
+const LISTS_SUBJECTS = {
+  "lists-node": ["node", "app"],
+  "lists-bun": ["bun", "app"],
+  "lists-deno": ["deno", "app"],
+  "lists-workerd": ["workerd", "app"],
+  "lists-workerd-durable": ["workerd", "app-durable"],
+} as const satisfies Record<string, readonly [Runtime, ServerKind]>;
+export type ListsSubject = keyof typeof LISTS_SUBJECTS;
+
 /** Every subject's name, in its running order. */
 export const SUBJECT_NAMES = Object.keys(SUBJECTS) as Subject[];
 export const LIVE_SUBJECT_NAMES = Object.keys(LIVE_SUBJECTS) as LiveSubject[];
 export const FEED_SUBJECT_NAMES = Object.keys(FEED_SUBJECTS) as FeedSubject[];
+export const LISTS_SUBJECT_NAMES = Object.keys(LISTS_SUBJECTS) as ListsSubject[];
 
-type AnySubject = Subject | LiveSubject | FeedSubject;
-const ALL: Record<AnySubject, readonly [Runtime, ServerKind]> = { ...SUBJECTS, ...LIVE_SUBJECTS, ...FEED_SUBJECTS };
+type AnySubject = Subject | LiveSubject | FeedSubject | ListsSubject;
+const ALL: Record<AnySubject, readonly [Runtime, ServerKind]> = {
+  ...SUBJECTS,
+  ...LIVE_SUBJECTS,
+  ...FEED_SUBJECTS,
+  ...LISTS_SUBJECTS,
+};
 
 /** The runtime a subject runs on. */
 export function runtimeOf(subject: AnySubject): Runtime {

@@ -2,6 +2,7 @@
 // lists, and results.md's first table.
 import { MAX_TOMBSTONES } from "../../src/list/change-log.ts";
 import { checkFeedTargets } from "../feed/targets.ts";
+import { checkListsTargets } from "../lists/targets.ts";
 import { BASELINE_PAIRS, BYTES_PER_DELETION } from "./churn.ts";
 import { findRow, type Results } from "./results.ts";
 import { INITIAL_TASKS, RUNTIMES, type Runtime, type Scenario, type ServerKind } from "./subjects.ts";
@@ -257,5 +258,6 @@ export function checkTargets(results: Results, env: Readonly<Record<string, stri
     );
   }
   checks.push(...checkFeedTargets(results.feed));
+  checks.push(...checkListsTargets(results.lists));
   return checks;
 }

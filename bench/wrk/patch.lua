@@ -2,6 +2,7 @@
 -- BENCH_FIRST (1 unless set) to BENCH_TASKS (the list as the trial grew it, none deleted), to a
 -- title no other request of the run uses (the thread's number and a count), so that every PATCH
 -- changes its task. With BENCH_PATCHES, a thread stops after about that many and ends the run.
+-- The tasks are those under the URL's path: /tasks, or a named list's /lists/{name}/tasks.
 local bench = require("bench")
 
 local first
@@ -29,7 +30,7 @@ function request()
     bench.stop()
   end
   local body = string.format('{"title":"Edit %d-%07d"}', number, sent)
-  return wrk.format("PATCH", "/tasks/" .. math.random(first, tasks), headers, body)
+  return wrk.format("PATCH", wrk.path .. "/" .. math.random(first, tasks), headers, body)
 end
 
 done = bench.done
