@@ -2,6 +2,7 @@ import { expect, inject, test } from "vitest";
 import { FILLED_LIST } from "../conformance/configured.ts";
 import { createTask, describeDurableServer, postTask, readList } from "../sqlite/durable-server.ts";
 import { describeKillMidLoad } from "../sqlite/kill-mid-load.ts";
+import { describeListsKilled } from "../sqlite/lists-killed.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { freePort, type Runtime, startServer } from "../support/server.ts";
@@ -36,6 +37,8 @@ export function describePostgresRuntime(runtime: Runtime): void {
   if (durable) {
     const killed = list("killed");
     describeKillMidLoad(runtime, "TASK_STORE=postgres", () => killed.env, killed.start);
+    const lists = list("lists_killed");
+    describeListsKilled(runtime, "TASK_STORE=postgres", () => lists.env, lists.start);
   }
 
   describeAlongside(`${runtime} server on a list already past MAX_TASKS`, () => {

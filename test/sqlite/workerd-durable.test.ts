@@ -2,6 +2,7 @@ import { FILLED_LIST } from "../conformance/configured.ts";
 import { describeHostileSockets } from "../conformance/hostile-sockets.ts";
 import { describeDurableServer } from "./durable-server.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
+import { describeListsKilled } from "./lists-killed.ts";
 
 /** Few enough that the hostile handshakes below can try each kind that many times and fill every slot. */
 const MAX_SUBSCRIBERS = 10;
@@ -28,3 +29,7 @@ describeDurableServer(
 // Through wrangler dev's command line, whose process group holds workerd: the kill takes both, and
 // the restart starts them again on the same --persist-to directory.
 describeKillMidLoad("workerd", "--env durable", () => ({}), { environment: "durable", cli: true });
+
+// The directory's object and each list's object: killed amid creations and deletions, they agree
+// once back (the directory carries each decision to the list's object again after a failure).
+describeListsKilled("workerd", "--env durable", () => ({}), { environment: "durable", cli: true });
