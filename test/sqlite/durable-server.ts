@@ -116,6 +116,19 @@ export function describeDurableServer(
     const cases = part === "store" ? storeCases(served) : coreStoreCases(served);
     describeConformance(`conformance, the store's ${part === "store" ? "part" : "core"}`, target, served, cases);
     plan.alsoOnServer?.(running);
+    // A named list of the store crosses the same server: the core cases under /lists/{name}.
+    const named = { ...served, fresh: false, listPath: "/lists/conformance" };
+    describe("a named list", () => {
+      beforeAll(async () => {
+        const res = await fetch(`${baseUrl()}/lists/conformance`, {
+          method: "PUT",
+          body: JSON.stringify({ title: "Conformance" }),
+          headers: { "Content-Type": "application/json", ...authorization(token) },
+        });
+        expect(res.status, await res.text()).toBe(201);
+      });
+      describeConformance("conformance, the store's core, on a named list", target, named, coreStoreCases(named));
+    });
     if (!durability) return;
 
     // A keyed task from before the list filled up, which the restart below must replay.
