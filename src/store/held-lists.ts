@@ -151,7 +151,8 @@ class OneOfMany implements seam.TaskStore {
   readonly #undeletable: boolean;
   #state: seam.ListState;
   #read: { readonly of: object; readonly as: seam.ListRead } | undefined;
-  readonly #deleted = new AbortController();
+  /** Made by the first reader that waits: most lists are never waited on, and a controller is not small. */
+  #deleted: AbortController | undefined;
 
   constructor(list: ListRecord, store: HeldListStore, pollMs: number | undefined) {
     this.#store = store;
@@ -178,7 +179,7 @@ class OneOfMany implements seam.TaskStore {
     this.#state = { state: "gone" };
     this.#store = undefined;
     this.#read = undefined;
-    this.#deleted.abort();
+    this.#deleted?.abort();
   }
 
   read(): seam.ListRead {
@@ -207,10 +208,11 @@ class OneOfMany implements seam.TaskStore {
   }
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
-    const deleted = this.#deleted.signal;
     if (this.#store === undefined) return Promise.resolve();
     // The default list is never deleted: its readers wait on the list alone, as before there were lists.
     if (this.#undeletable) return this.#store.nextChange(change, signal, bytesPast);
+    this.#deleted ??= new AbortController();
+    const deleted = this.#deleted.signal;
     const either = AbortSignal.any([signal, deleted]);
     const waited = this.#store.nextChange(change, either, bytesPast);
     // On Workers one request may not wake another: a reader looks for the deletion on its own timer.
