@@ -2,11 +2,12 @@
 // tasks after any id, is served as views of those bytes, never as a copy of the list.
 import type { ListLimits } from "../config.ts";
 import { ChangeLog, type LogEntry } from "./change-log.ts";
+import { indexAfter } from "./chunk-view.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
 import { type ListVersion, Snapshot } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
 import { readId, type Task, taskJson } from "./task.ts";
-import { CHUNK_BYTES, Chunk, type ChunkView, changedChunk, FIRST_CHUNK_BYTES, indexAfter } from "./task-chunks.ts";
+import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES } from "./task-chunks.ts";
 
 export type { PageQuery } from "./list-page.ts";
 export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
@@ -43,7 +44,7 @@ export interface CopiedChange {
   readonly id: number;
   readonly change: number;
   readonly created: number;
-  readonly json?: Uint8Array;
+  readonly json?: Uint8Array<ArrayBuffer>;
 }
 
 /** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
@@ -101,8 +102,8 @@ export class EncodedList {
 
   /** The id of the last task, or 0 when the list is empty. */
   get lastId(): number {
-    const last = this.#chunks.at(-1)?.view();
-    return last === undefined ? 0 : (last.ids[last.count - 1] ?? 0);
+    const last = this.#chunks.at(-1);
+    return last === undefined ? 0 : last.idAt(last.count - 1);
   }
 
   /** The highest id the list ever gave: the next task's is one more. */
@@ -158,16 +159,7 @@ export class EncodedList {
     const found = this.#locate(id);
     if (found === undefined) return undefined;
     const [chunk, index] = found;
-    const view = (this.#chunks[chunk] as Chunk).view();
-    const start = view.starts[index] ?? 0;
-    const end = index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength;
-    return {
-      id,
-      json: view.bytes.subarray(start, end),
-      created: view.created[index] ?? 0,
-      changed: view.changed[index] ?? 0,
-      completed: view.completed[index] === 1,
-    };
+    return (this.#chunks[chunk] as Chunk).task(index);
   }
 
   /** The change number of the last deletion forgotten once one more deletion is made. */
@@ -176,7 +168,7 @@ export class EncodedList {
   }
 
   /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */
-  replace(id: number, json: Uint8Array, change = this.#change + 1): boolean {
+  replace(id: number, json: Uint8Array<ArrayBuffer>, change = this.#change + 1): boolean {
     if (!this.#replaced(id, json, change)) return false;
     this.#recorded(change, id, "update");
     return true;
@@ -184,7 +176,7 @@ export class EncodedList {
 
   /** Deletes task `id` by change `change` (the next one when not given); false when there is no such task. */
   remove(id: number, change = this.#change + 1): boolean {
-    if (!this.#removed(id, change)) return false;
+    if (!this.#removed(id)) return false;
     this.#recorded(change, id, "delete");
     return true;
   }
@@ -203,7 +195,7 @@ export class EncodedList {
     if (every) return fresh.every((change) => this.#copied(change));
     const added = new Set<CopiedChange>();
     for (const entry of fresh) {
-      if (entry.json === undefined) this.#removed(entry.id, entry.change);
+      if (entry.json === undefined) this.#removed(entry.id);
       else if (!this.#replaced(entry.id, entry.json, entry.change)) added.add(entry);
     }
     const appended = [...added].sort((a, b) => a.id - b.id);
@@ -222,32 +214,31 @@ export class EncodedList {
     if (json !== undefined && created === change) {
       if (id <= this.lastId) return false;
       this.#append(json, id, created, change);
-    } else if (json === undefined ? !this.#removed(id, change) : !this.#replaced(id, json, change)) {
+    } else if (json === undefined ? !this.#removed(id) : !this.#replaced(id, json, change)) {
       return false;
     }
     this.#recorded(change, id, json === undefined ? "delete" : created === change ? "task" : "update");
     return true;
   }
 
-  #replaced(id: number, json: Uint8Array, change: number): boolean {
+  #replaced(id: number, json: Uint8Array<ArrayBuffer>, change: number): boolean {
     const found = this.#locate(id);
     if (found === undefined) return false;
-    const [chunk, index] = found;
-    const view = (this.#chunks[chunk] as Chunk).view();
-    const old =
-      (index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength) - (view.starts[index] ?? 0);
-    this.#chunks[chunk] = changedChunk(view, index, json, change, 0);
-    this.#bytes += json.byteLength - old;
+    const [at, index] = found;
+    const chunk = this.#chunks[at] as Chunk;
+    const old = chunk.used;
+    chunk.edit(index, json, change);
+    this.#bytes += chunk.used - old;
     this.#current = undefined;
     return true;
   }
 
-  #removed(id: number, change: number): boolean {
+  #removed(id: number): boolean {
     const found = this.#locate(id);
     if (found === undefined) return false;
     const [chunk, index] = found;
-    const view = (this.#chunks[chunk] as Chunk).view();
-    const kept = changedChunk(view, index, undefined, change, 0);
+    const view = (this.#chunks[chunk] as Chunk).state().view();
+    const kept = Chunk.without(view, index);
     this.#bytes -= view.bytes.byteLength - kept.used;
     this.#tasks -= 1;
     if (kept.count === 0) this.#chunks.splice(chunk, 1);
@@ -260,7 +251,7 @@ export class EncodedList {
   read(): ListVersion {
     this.#current ??= new Snapshot({
       instance: this.#instance,
-      chunks: this.#chunks.map((chunk) => chunk.view()),
+      chunks: this.#chunks.map((chunk) => chunk.state()),
       log: this.#log.view(),
       journal: this.#journal.view(),
       change: this.#change,
@@ -306,13 +297,13 @@ export class EncodedList {
     let high = this.#chunks.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.#chunks[middle]?.view().ids[0] ?? 0) > id) high = middle;
+      if ((this.#chunks[middle]?.idAt(0) ?? 0) > id) high = middle;
       else low = middle + 1;
     }
     const chunk = low - 1;
-    const view: ChunkView | undefined = this.#chunks[chunk]?.view();
-    if (view === undefined) return undefined;
-    const index = indexAfter(view, id) - 1;
-    return index >= 0 && view.ids[index] === id ? [chunk, index] : undefined;
+    const held = this.#chunks[chunk];
+    if (held === undefined) return undefined;
+    const index = indexAfter({ ids: held.ids(), count: held.count }, id) - 1;
+    return index >= 0 && held.idAt(index) === id ? [chunk, index] : undefined;
   }
 }

@@ -1,10 +1,11 @@
 // One version of the list, as every reader sees it: the JSON of the whole list or of the tasks
 // after an id, one task with its own version, and the changes after a change number.
 import { entryAfter, type LogView } from "./change-log.ts";
+import type { ChunkState } from "./chunk-edits.ts";
+import { indexAfter, taskAt, withoutComma } from "./chunk-view.ts";
 import type { ListUsage } from "./limits.ts";
 import { type PageQuery, packed, pageParts } from "./list-page.ts";
 import { type JournalView, journalAfter, journalBytesAfter } from "./recent-changes.ts";
-import { type ChunkView, indexAfter, taskAt, withoutComma } from "./task-chunks.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -121,7 +122,7 @@ export function taskVersion(instance: string, id: number, changed: number): stri
 /** What a version is made of. */
 export interface VersionParts {
   readonly instance: string;
-  readonly chunks: readonly ChunkView[];
+  readonly chunks: readonly ChunkState[];
   readonly log: LogView;
   readonly journal: JournalView;
   readonly change: number;
@@ -135,7 +136,7 @@ export class Snapshot implements ListVersion {
   readonly lastId: number;
   readonly change: number;
   readonly #instance: string;
-  readonly #chunks: readonly ChunkView[];
+  readonly #chunks: readonly ChunkState[];
   readonly #log: LogView;
   readonly #journal: JournalView;
   readonly highestId: number;
@@ -155,7 +156,7 @@ export class Snapshot implements ListVersion {
     let tasks = 0;
     for (const chunk of chunks) {
       this.#before.push(bytes);
-      bytes += chunk.bytes.byteLength;
+      bytes += chunk.byteLength;
       tasks += chunk.count;
     }
     // Every chunk's bytes start with a comma, and the first one is dropped.
@@ -189,7 +190,7 @@ export class Snapshot implements ListVersion {
   *tasksAfter(id: number): Iterable<EncodedTask> {
     let [chunk, index] = this.#find(id);
     for (; chunk < this.#chunks.length; chunk++, index = 0) {
-      const view = this.#chunks[chunk] as ChunkView;
+      const view = (this.#chunks[chunk] as ChunkState).view();
       for (; index < view.count; index++) {
         const { id, json } = taskAt(view, index);
         yield { id, json };
@@ -199,16 +200,16 @@ export class Snapshot implements ListVersion {
 
   bytesAfter(id: number): number {
     const [chunk, index] = this.#find(id);
-    const view = this.#chunks[chunk];
+    const view = this.#chunks[chunk]?.view();
     if (view === undefined) return 0;
     return this.#bytes + 1 - (this.#before[chunk] ?? 0) - ((view.starts[index] ?? 1) - 1) - 1;
   }
 
   task(id: number): TaskRead {
     const [chunk, index] = this.#find(id - 1);
-    const view = this.#chunks[chunk];
-    if (view !== undefined && view.ids[index] === id) {
-      const task = taskAt(view, index);
+    const state = this.#chunks[chunk];
+    if (state !== undefined && state.ids[index] === id) {
+      const task = state.task(index);
       return { outcome: "found", id, json: task.json, version: taskVersion(this.#instance, id, task.changed) };
     }
     return Number.isInteger(id) && id >= 1 && id <= this.highestId ? { outcome: "gone" } : { outcome: "not-found" };
@@ -249,9 +250,8 @@ export class Snapshot implements ListVersion {
         continue;
       }
       const [chunk, index] = this.#find(id - 1);
-      const view = this.#chunks[chunk];
-      if (view === undefined || view.ids[index] !== id || view.changed[index] !== change) continue;
-      const task = taskAt(view, index);
+      const task = this.#chunks[chunk]?.task(index);
+      if (task === undefined || task.id !== id || task.changed !== change) continue;
       yield { change, event: task.created > after ? "task" : "update", id, created: task.created, json: task.json };
     }
   }
@@ -277,9 +277,10 @@ export class Snapshot implements ListVersion {
   #partsFrom(chunk: number, index: number): Uint8Array<ArrayBuffer>[] {
     const parts = [OPEN];
     for (let at = chunk; at < this.#chunks.length; at++) {
-      const bytes = (this.#chunks[at] as ChunkView).bytes;
+      const view = (this.#chunks[at] as ChunkState).view();
+      const bytes = view.bytes;
       if (at === chunk) {
-        const start = (this.#chunks[at] as ChunkView).starts[index] ?? 1;
+        const start = view.starts[index] ?? 1;
         parts.push(index === 0 ? withoutComma(bytes) : bytes.subarray(start));
       } else {
         parts.push(bytes);
