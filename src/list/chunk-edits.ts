@@ -3,53 +3,81 @@
 import { type ChunkIds, type ChunkTask, type ChunkView, completedOf, putTask, taskAt, taskEnd } from "./chunk-view.ts";
 
 /**
- * Edits a chunk keeps beside its bytes, at most: reading a task looks through them, and one more
- * edit copies them, so they stay few; past them the chunk is copied, once for all of them.
+ * Edits a chunk keeps beside its bytes, at most: reading a task looks through them, so they stay
+ * few; past them the chunk is copied, once for all of them.
  */
-export const MAX_EDITS = 32;
+export const MAX_EDITS = 128;
 
 /** A task as an edit left it: its own bytes, never a view of a chunk. */
 interface EditedTask {
+  readonly index: number;
   readonly json: Uint8Array<ArrayBuffer>;
   readonly changed: number;
   readonly completed: number;
+  /** Where the edit before it of the same task is in its log, or -1. */
+  readonly previous: number;
 }
 
-/** Edits of a chunk not yet in its bytes, by task index. Never changed: an edit makes new ones. */
+/**
+ * Edits of a chunk not yet in its bytes, in the order they were made: the first `length` of
+ * `tasks`, an array later edits only add to, so an edit copies none of the ones before it.
+ */
 export interface ChunkEdits {
-  /** Indexes of the edited tasks, ascending. */
-  readonly indexes: readonly number[];
   readonly tasks: readonly EditedTask[];
+  readonly length: number;
   /** Bytes the edited tasks' JSON adds to the chunk's (less than 0 when shorter). */
   readonly grown: number;
+  /** One more than where each task's last edit is in `tasks`, by task index, or 0: later edits write it too. */
+  readonly last: Int32Array;
 }
 
-/** `edits` and the `index`th task of `base` edited to `json` by change `change`. */
-export function withEdit(
-  base: ChunkView,
-  edits: ChunkEdits | undefined,
-  index: number,
-  json: Uint8Array<ArrayBuffer>,
-  change: number,
-): ChunkEdits {
-  const task = { json, changed: change, completed: completedOf(json, json.byteLength) };
-  const old = editedTask(base, edits, index).json.byteLength;
-  const indexes = edits === undefined ? [] : [...edits.indexes];
-  const tasks = edits === undefined ? [] : [...edits.tasks];
-  const at = edits === undefined ? -1 : editAt(edits, index);
-  if (at >= 0) tasks[at] = task;
-  else {
-    const before = -at - 1;
-    indexes.splice(before, 0, index);
-    tasks.splice(before, 0, task);
+/** The edits a chunk keeps beside its bytes, made one by one; each moment of them is a {@link ChunkEdits}. */
+export class EditLog {
+  readonly #tasks: EditedTask[] = [];
+  #last: Int32Array;
+  #grown = 0;
+  #view: ChunkEdits | undefined;
+
+  /** An empty log for a chunk of `slots` tasks. */
+  constructor(slots: number) {
+    this.#last = new Int32Array(slots);
   }
-  return { indexes, tasks, grown: (edits?.grown ?? 0) + json.byteLength - old };
+
+  get length(): number {
+    return this.#tasks.length;
+  }
+
+  /** Bytes the edits add to the chunk's. */
+  get grown(): number {
+    return this.#grown;
+  }
+
+  /** Edits the `index`th task, whose JSON was `old` bytes, to `json`, by change `change`. */
+  add(index: number, old: number, json: Uint8Array<ArrayBuffer>, change: number): void {
+    if (index >= this.#last.length) {
+      // Moments handed out keep the old array, which holds every edit they see.
+      const last = new Int32Array(Math.max(index + 1, this.#last.length * 2));
+      last.set(this.#last);
+      this.#last = last;
+    }
+    const previous = (this.#last[index] ?? 0) - 1;
+    this.#tasks.push({ index, json, changed: change, completed: completedOf(json, json.byteLength), previous });
+    this.#last[index] = this.#tasks.length;
+    this.#grown += json.byteLength - old;
+    this.#view = undefined;
+  }
+
+  /** The edits as they are now, or undefined when there are none; the same object until the next edit. */
+  view(): ChunkEdits | undefined {
+    if (this.#tasks.length === 0) return undefined;
+    this.#view ??= { tasks: this.#tasks, length: this.#tasks.length, grown: this.#grown, last: this.#last };
+    return this.#view;
+  }
 }
 
 /** The `index`th task of `base` as `edits` leave it. */
 export function editedTask(base: ChunkView, edits: ChunkEdits | undefined, index: number): ChunkTask {
-  const at = edits === undefined ? -1 : editAt(edits, index);
-  const task = at < 0 ? undefined : edits?.tasks[at];
+  const task = edits === undefined ? undefined : lastEdit(edits, index);
   if (task === undefined) return taskAt(base, index);
   return {
     id: base.ids[index] ?? 0,
@@ -82,11 +110,15 @@ export function applied(base: ChunkView, edits: ChunkEdits, capacity: number, sl
   const completed = new Uint8Array(arrays, slots * 16, slots);
   changed.set(base.changed.subarray(0, base.count));
   completed.set(base.completed.subarray(0, base.count));
+  const last = new Map<number, EditedTask>();
+  for (let at = 0; at < edits.length; at++) {
+    const task = edits.tasks[at] as EditedTask;
+    last.set(task.index, task);
+  }
   let written = 0;
   let next = 0;
-  for (let at = 0; at < edits.indexes.length; at++) {
-    const index = edits.indexes[at] ?? 0;
-    const task = edits.tasks[at] as EditedTask;
+  for (const task of [...last.values()].sort((a, b) => a.index - b.index)) {
+    const index = task.index;
     written = copyRun(base, next, index, bytes, written, starts);
     starts[index] = written + 1;
     written = putTask(bytes, written, task.json);
@@ -163,16 +195,9 @@ export class ChunkState implements ChunkIds {
   }
 }
 
-/** The position of `index` in `edits.indexes`, or -(where it would go) - 1. */
-function editAt(edits: ChunkEdits, index: number): number {
-  let low = 0;
-  let high = edits.indexes.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    const at = edits.indexes[middle] ?? 0;
-    if (at === index) return middle;
-    if (at < index) low = middle + 1;
-    else high = middle;
-  }
-  return -low - 1;
+/** The last of `edits` made to the `index`th task, if any: later edits are skipped back through. */
+function lastEdit(edits: ChunkEdits, index: number): EditedTask | undefined {
+  let at = (edits.last[index] ?? 0) - 1;
+  while (at >= edits.length) at = edits.tasks[at]?.previous ?? -1;
+  return at < 0 ? undefined : edits.tasks[at];
 }

@@ -29,6 +29,12 @@ export interface HeldTask extends StoredTask {
   readonly completed: boolean;
 }
 
+/** A task's JSON, in bytes of its own, and the change that created it. */
+interface JournaledTask {
+  readonly json: Uint8Array<ArrayBuffer>;
+  readonly created: number;
+}
+
 /** A list as a store kept it: its tasks in id order, its remembered deletions in change order, and its counters. */
 export interface StoredList {
   readonly tasks: Iterable<StoredTask>;
@@ -169,8 +175,9 @@ export class EncodedList {
 
   /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */
   replace(id: number, json: Uint8Array<ArrayBuffer>, change = this.#change + 1): boolean {
-    if (!this.#replaced(id, json, change)) return false;
-    this.#recorded(change, id, "update");
+    const created = this.#replaced(id, json, change);
+    if (created === undefined) return false;
+    this.#recorded(change, id, "update", true, { json, created });
     return true;
   }
 
@@ -196,7 +203,7 @@ export class EncodedList {
     const added = new Set<CopiedChange>();
     for (const entry of fresh) {
       if (entry.json === undefined) this.#removed(entry.id);
-      else if (!this.#replaced(entry.id, entry.json, entry.change)) added.add(entry);
+      else if (this.#replaced(entry.id, entry.json, entry.change) === undefined) added.add(entry);
     }
     const appended = [...added].sort((a, b) => a.id - b.id);
     if ((appended[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
@@ -214,23 +221,24 @@ export class EncodedList {
     if (json !== undefined && created === change) {
       if (id <= this.lastId) return false;
       this.#append(json, id, created, change);
-    } else if (json === undefined ? !this.#removed(id) : !this.#replaced(id, json, change)) {
+    } else if (json === undefined ? !this.#removed(id) : this.#replaced(id, json, change) === undefined) {
       return false;
     }
     this.#recorded(change, id, json === undefined ? "delete" : created === change ? "task" : "update");
     return true;
   }
 
-  #replaced(id: number, json: Uint8Array<ArrayBuffer>, change: number): boolean {
+  /** Task `id` edited to `json`, which the list keeps as it is: the change that created the task, or undefined when there is no such task. */
+  #replaced(id: number, json: Uint8Array<ArrayBuffer>, change: number): number | undefined {
     const found = this.#locate(id);
-    if (found === undefined) return false;
+    if (found === undefined) return undefined;
     const [at, index] = found;
     const chunk = this.#chunks[at] as Chunk;
     const old = chunk.used;
-    chunk.edit(index, json, change);
+    const created = chunk.edit(index, json, change);
     this.#bytes += chunk.used - old;
     this.#current = undefined;
-    return true;
+    return created;
   }
 
   #removed(id: number): boolean {
@@ -278,14 +286,16 @@ export class EncodedList {
     this.#current = undefined;
   }
 
-  #recorded(change: number, id: number, kind: ChangeKind, journaled = true): void {
+  /** Records a change; `edited` is an edit's task, whose JSON the journal shares with the list. */
+  #recorded(change: number, id: number, kind: ChangeKind, journaled = true, edited?: JournaledTask): void {
     this.#change = Math.max(this.#change, change);
     this.#log.record(change, id, kind === "delete", kind !== "task");
     if (journaled) {
-      // The journal keeps its own copy: a view would hold the whole chunk, which the next edit replaces.
-      const task = kind === "delete" ? undefined : this.find(id);
-      const json = task === undefined ? encoder.encode(`{"id":${id}}`) : task.json.slice();
-      this.#journal.record(change, kind, id, task?.created ?? 0, json as Uint8Array<ArrayBuffer>);
+      // The journal keeps its own copy of a task in a chunk: a view would hold the whole chunk.
+      const held = edited ?? (kind === "delete" ? undefined : this.find(id));
+      const json = held === edited ? edited?.json : held?.json.slice();
+      const entry = json ?? (encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>);
+      this.#journal.record(change, kind, id, held?.created ?? 0, entry);
     }
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);
     this.#current = undefined;

@@ -1,7 +1,7 @@
 // The list's tasks in chunks of encoded bytes: appended to in place; an edit is kept beside the
 // bytes until the chunk is copied with many of them, and a deletion copies the chunk, so that a
 // change costs one chunk at most, never the list, and no version's bytes move.
-import { applied, type ChunkEdits, ChunkState, editedTask, MAX_EDITS, withEdit } from "./chunk-edits.ts";
+import { applied, ChunkState, EditLog, editedTask, MAX_EDITS } from "./chunk-edits.ts";
 import { type ChunkTask, type ChunkView, completedOf, putTask, taskEnd } from "./chunk-view.ts";
 
 const encoder = new TextEncoder();
@@ -27,7 +27,8 @@ export class Chunk {
   #completed: Uint8Array;
   /** The chunk's bytes and arrays as they are now, without the edits beside them. */
   #base: ChunkView | undefined;
-  #edits: ChunkEdits | undefined;
+  /** Edits not yet in the bytes. */
+  #edits: EditLog | undefined;
   #state: ChunkState | undefined;
 
   /** An empty chunk of `capacity` bytes, with room for `slots` tasks before its arrays grow. */
@@ -63,12 +64,12 @@ export class Chunk {
 
   /** The `index`th task, edited or not. */
   task(index: number): ChunkTask {
-    return editedTask(this.#view(), this.#edits, index);
+    return editedTask(this.#view(), this.#edits?.view(), index);
   }
 
   /** The chunk as it is now; the same object until it changes. */
   state(): ChunkState {
-    this.#state ??= new ChunkState(this.#view(), this.#edits, (state) => this.#copied(state));
+    this.#state ??= new ChunkState(this.#view(), this.#edits?.view(), (state) => this.#copied(state));
     return this.#state;
   }
 
@@ -108,11 +109,15 @@ export class Chunk {
   /**
    * Replaces the `index`th task's JSON by `json`, its own bytes, by change `change`: kept beside the
    * chunk's bytes, which are copied with every edit once there are more than {@link MAX_EDITS}.
+   * Returns the change that created the task.
    */
-  edit(index: number, json: Uint8Array<ArrayBuffer>, change: number): void {
-    this.#edits = withEdit(this.#view(), this.#edits, index, json, change);
+  edit(index: number, json: Uint8Array<ArrayBuffer>, change: number): number {
+    const { json: old, created } = this.task(index);
+    this.#edits ??= new EditLog(this.#ids.length);
+    this.#edits.add(index, old.byteLength, json, change);
     this.#state = undefined;
-    if (this.#edits.indexes.length > MAX_EDITS) this.#applyEdits();
+    if (this.#edits.length > MAX_EDITS) this.#applyEdits();
+    return created;
   }
 
   /**
@@ -163,7 +168,7 @@ export class Chunk {
 
   /** Copies the edits into new bytes and arrays: views handed out keep the old ones. */
   #applyEdits(): void {
-    const edits = this.#edits;
+    const edits = this.#edits?.view();
     if (edits === undefined) return;
     const capacity = Math.max(this.#bytes.byteLength, this.#used + edits.grown);
     const copy = applied(this.#view(), edits, capacity, this.#ids.length);

@@ -8,7 +8,7 @@ import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
-import type { ListVersion } from "../list/encoded-list.ts";
+import type { ListVersion, TaskRead } from "../list/encoded-list.ts";
 import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
 import type { IfMatch, TaskPatch, WriteResult } from "../store/store.ts";
 import type { Route, RouteContext } from "./route.ts";
@@ -25,12 +25,15 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
   const operations = taskOperations(config);
   const read = (): ListVersion | Promise<ListVersion> => store.read();
 
-  /** Responds 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any body is read. */
-  const checkTask = async (id: number, ifMatch: IfMatch): Promise<void> => {
-    const found = (await read()).task(id);
-    if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
-    if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
-    if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
+  /**
+   * Responds 404 or 410 for a task the list does not hold, 412 for a stale If-Match, before any
+   * body is read: at once when the store reads synchronously.
+   */
+  const checkTask = (id: number, ifMatch: IfMatch): Promise<void> | undefined => {
+    const list = read();
+    if (list instanceof Promise) return list.then((done) => checkFound(done.task(id), ifMatch));
+    checkFound(list.task(id), ifMatch);
+    return undefined;
   };
 
   /** The response to a write that left the task in the list, or the contract's error for why not. */
@@ -59,7 +62,8 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
   ): Promise<Response> => {
     const id = Number(c.req.param("id"));
     const ifMatch = ifMatchOf(c.req.header("if-match"));
-    await checkTask(id, ifMatch);
+    const checking = checkTask(id, ifMatch);
+    if (checking !== undefined) await checking;
     const patch = toPatch(await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs));
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
@@ -116,6 +120,12 @@ export function taskRoute({ store, config }: RouteContext): Route[] {
       },
     },
   ];
+
+  function checkFound(found: TaskRead, ifMatch: IfMatch): void {
+    if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
+    if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
+    if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
+  }
 
   function refused(result: WriteResult): never {
     switch (result.outcome) {
