@@ -4,30 +4,20 @@ import type { ListLimits } from "../config.ts";
 import { ChangeLog, type LogEntry } from "./change-log.ts";
 import { indexAfter } from "./chunk-view.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
-import { type ListVersion, Snapshot } from "./list-version.ts";
+import type { ListVersion } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
-import { readId, type Task, taskJson } from "./task.ts";
+import { Snapshot } from "./snapshot.ts";
+import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from "./stored-list.ts";
+import { readId, type Task } from "./task.ts";
 import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES } from "./task-chunks.ts";
 
 export type { PageQuery } from "./list-page.ts";
 export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
+export { type CopiedChange, encodeTask, type HeldTask, type StoredList, type StoredTask } from "./stored-list.ts";
 
 const encoder = new TextEncoder();
 /** Limits no list reaches: for a task whose limits were checked before. */
 const NO_LIMITS: ListLimits = { maxTasks: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, maxKeys: 0 };
-
-/** A task as a list keeps it: its JSON, the change that created it and its last change. */
-export interface StoredTask {
-  readonly id: number;
-  readonly json: Uint8Array;
-  readonly created: number;
-  readonly changed: number;
-}
-
-/** A task the list holds, with what a write reads of it without parsing its JSON. */
-export interface HeldTask extends StoredTask {
-  readonly completed: boolean;
-}
 
 /** A task's JSON, in bytes of its own, and the change that created it. */
 interface JournaledTask {
@@ -35,34 +25,11 @@ interface JournaledTask {
   readonly created: number;
 }
 
-/** A list as a store kept it: its tasks in id order, its remembered deletions in change order, and its counters. */
-export interface StoredList {
-  readonly tasks: Iterable<StoredTask>;
-  readonly deletions: Iterable<{ readonly id: number; readonly change: number }>;
-  readonly change: number;
-  readonly highestId: number;
-  /** The change number of the last deletion forgotten, or 0. */
-  readonly forgotten: number;
-}
-
-/** A change another copy of the list made: a task as it now is, or its deletion (no `json`). */
-export interface CopiedChange {
-  readonly id: number;
-  readonly change: number;
-  readonly created: number;
-  readonly json?: Uint8Array<ArrayBuffer>;
-}
-
-/** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
-export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
-  return encoder.encode(taskJson(task)) as Uint8Array<ArrayBuffer>;
-}
-
 /**
  * The list as the bytes of its JSON array, in chunks of tasks, with the log of its changes. An
- * append writes at the end of the last chunk; an edit or a deletion makes a new copy of the one
- * chunk it touches, so versions handed out keep their bytes and a change costs the same however
- * long the list is.
+ * append writes at the end of the last chunk; an edit is kept beside the chunk it touches and a
+ * deletion makes a new copy of it, so versions handed out keep their bytes and a change costs the
+ * same however long the list is.
  */
 export class EncodedList {
   readonly #instance: string;
