@@ -148,6 +148,12 @@ function copyRun(
   return at + end - start;
 }
 
+/** The chunk a state was taken from. */
+export interface ChunkOwner {
+  /** `state` copied with its edits into the chunk, when it is still the chunk's state; else undefined. */
+  copied(state: ChunkState): ChunkView | undefined;
+}
+
 /**
  * A chunk as it was at one moment, with the edits not yet in its bytes: one task is read through
  * them, and the chunk as one run of bytes ({@link view}) is copied with them once, on first use.
@@ -159,21 +165,21 @@ export class ChunkState implements ChunkIds {
   readonly byteLength: number;
   readonly #base: ChunkView;
   readonly #edits: ChunkEdits | undefined;
-  readonly #copy: (state: ChunkState) => ChunkView | undefined;
+  #owner: ChunkOwner | undefined;
   #view: ChunkView | undefined;
 
   /**
-   * `base` as `edits` leave it. `copy` copies it with them when it is still its chunk's moment
-   * (the chunk then keeps the copy, and its room); else this state copies it for itself.
+   * `base` as `edits` leave it. `owner` copies it with them when it is still its chunk's state (the
+   * chunk then keeps the copy, and its room); else this state copies it for itself.
    */
-  constructor(base: ChunkView, edits: ChunkEdits | undefined, copy: (state: ChunkState) => ChunkView | undefined) {
+  constructor(base: ChunkView, edits: ChunkEdits | undefined, owner: ChunkOwner) {
     this.count = base.count;
     this.ids = base.ids;
     this.byteLength = base.bytes.byteLength + (edits?.grown ?? 0);
     this.#base = base;
     this.#edits = edits;
-    this.#copy = copy;
     if (edits === undefined) this.#view = base;
+    else this.#owner = owner;
   }
 
   /** The `index`th task. */
@@ -184,7 +190,8 @@ export class ChunkState implements ChunkIds {
   /** The chunk as one run of bytes; the same on every call. */
   view(): ChunkView {
     if (this.#view !== undefined) return this.#view;
-    let view = this.#copy(this);
+    let view = this.#owner?.copied(this);
+    this.#owner = undefined;
     if (view === undefined) {
       const base = this.#base;
       const { bytes, ...arrays } = applied(base, this.#edits as ChunkEdits, this.byteLength, base.count);

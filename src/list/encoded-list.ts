@@ -231,6 +231,8 @@ export class EncodedList {
       journal: this.#journal.view(),
       change: this.#change,
       highestId: this.#highestId,
+      usage: this.usage,
+      lastId: this.lastId,
     });
     return this.#current;
   }

@@ -43,6 +43,8 @@ export interface VersionParts {
   readonly journal: JournalView;
   readonly change: number;
   readonly highestId: number;
+  readonly usage: ListUsage;
+  readonly lastId: number;
 }
 
 /** A version of an EncodedList: views of its chunks and its log as they were at one change. */
@@ -56,31 +58,23 @@ export class Snapshot implements ListVersion {
   readonly #log: LogView;
   readonly #journal: JournalView;
   readonly highestId: number;
-  /** The bytes of the list's JSON before each chunk, from the opening bracket's end. */
-  readonly #before: number[] = [];
+  /** The bytes of the list's JSON before each chunk, from the opening bracket's end; counted when first needed. */
+  #before: number[] | undefined;
   readonly #bytes: number;
   #body: JsonBytes | undefined;
 
-  constructor({ instance, chunks, log, journal, change, highestId }: VersionParts) {
+  constructor({ instance, chunks, log, journal, change, highestId, usage, lastId }: VersionParts) {
     this.#instance = instance;
     this.#chunks = chunks;
     this.#log = log;
     this.#journal = journal;
     this.highestId = highestId;
     this.change = change;
-    let bytes = 0;
-    let tasks = 0;
-    for (const chunk of chunks) {
-      this.#before.push(bytes);
-      bytes += chunk.byteLength;
-      tasks += chunk.count;
-    }
-    // Every chunk's bytes start with a comma, and the first one is dropped.
-    this.#bytes = Math.max(bytes - 1, 0);
-    const last = chunks.at(-1);
-    this.lastId = last === undefined ? 0 : (last.ids[last.count - 1] ?? 0);
+    this.usage = usage;
+    this.lastId = lastId;
+    // The list's JSON less its brackets.
+    this.#bytes = usage.bytes - 2;
     this.version = `${instance}-${change}`;
-    this.usage = { tasks, bytes: this.#bytes + 2 };
   }
 
   body(): JsonBytes {
@@ -118,7 +112,7 @@ export class Snapshot implements ListVersion {
     const [chunk, index] = this.#find(id);
     const view = this.#chunks[chunk]?.view();
     if (view === undefined) return 0;
-    return this.#bytes + 1 - (this.#before[chunk] ?? 0) - ((view.starts[index] ?? 1) - 1) - 1;
+    return this.#bytes + 1 - (this.#bytesBefore()[chunk] ?? 0) - ((view.starts[index] ?? 1) - 1) - 1;
   }
 
   task(id: number): TaskRead {
@@ -170,6 +164,18 @@ export class Snapshot implements ListVersion {
       if (task === undefined || task.id !== id || task.changed !== change) continue;
       yield { change, event: task.created > after ? "task" : "update", id, created: task.created, json: task.json };
     }
+  }
+
+  #bytesBefore(): number[] {
+    if (this.#before === undefined) {
+      let bytes = 0;
+      this.#before = this.#chunks.map((chunk) => {
+        const before = bytes;
+        bytes += chunk.byteLength;
+        return before;
+      });
+    }
+    return this.#before;
   }
 
   /** The chunk and index of the first task whose id is greater than `id`, or the chunk count. */

@@ -1,7 +1,7 @@
 // The list's tasks in chunks of encoded bytes: appended to in place; an edit is kept beside the
 // bytes until the chunk is copied with many of them, and a deletion copies the chunk, so that a
 // change costs one chunk at most, never the list, and no version's bytes move.
-import { applied, ChunkState, EditLog, editedTask, MAX_EDITS } from "./chunk-edits.ts";
+import { applied, type ChunkOwner, ChunkState, EditLog, editedTask, MAX_EDITS } from "./chunk-edits.ts";
 import { type ChunkTask, type ChunkView, completedOf, putTask, taskEnd } from "./chunk-view.ts";
 
 const encoder = new TextEncoder();
@@ -16,7 +16,7 @@ export const FIRST_CHUNK_BYTES = 4 * 1024;
 export const CHUNK_BYTES = 128 * 1024;
 
 /** A chunk that takes new tasks at its end and edits beside its bytes. */
-export class Chunk {
+export class Chunk implements ChunkOwner {
   #bytes: Uint8Array<ArrayBuffer>;
   #used: number;
   #count: number;
@@ -69,7 +69,7 @@ export class Chunk {
 
   /** The chunk as it is now; the same object until it changes. */
   state(): ChunkState {
-    this.#state ??= new ChunkState(this.#view(), this.#edits?.view(), (state) => this.#copied(state));
+    this.#state ??= new ChunkState(this.#view(), this.#edits?.view(), this);
     return this.#state;
   }
 
@@ -160,7 +160,7 @@ export class Chunk {
   }
 
   /** `state` copied with its edits into this chunk, keeping its room, when it is still the chunk's state. */
-  #copied(state: ChunkState): ChunkView | undefined {
+  copied(state: ChunkState): ChunkView | undefined {
     if (state !== this.#state) return undefined;
     this.#applyEdits();
     return this.#view();
