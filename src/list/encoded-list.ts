@@ -2,14 +2,14 @@
 // tasks after any id, is served as views of those bytes, never as a copy of the list.
 import type { ListLimits } from "../config.ts";
 import { ChangeLog, type LogEntry } from "./change-log.ts";
-import { indexAfter } from "./chunk-view.ts";
+import type { ChunkState } from "./chunk-edits.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
 import type { ListVersion } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
 import { Snapshot } from "./snapshot.ts";
 import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from "./stored-list.ts";
 import { readId, type Task } from "./task.ts";
-import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES } from "./task-chunks.ts";
+import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES, locate } from "./task-chunks.ts";
 
 export type { PageQuery } from "./list-page.ts";
 export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
@@ -42,6 +42,9 @@ export class EncodedList {
   /** Bytes of all chunks: the list's JSON less its brackets, plus the first task's comma. */
   #bytes = 0;
   #current: ListVersion | undefined;
+  /** The chunks' states of the last version made, and the one chunk changed since: -1 none, -2 more. */
+  #states: ChunkState[] = [];
+  #changedChunk = -2;
 
   /**
    * An empty list, or one of `tasks`, each created by the change numbered as its id, or a list as a
@@ -122,6 +125,7 @@ export class EncodedList {
     if (limit !== undefined) return limit;
     const change = this.#change + 1;
     last.commit(written, id, change, change);
+    this.#touched(this.#chunks.length - 1);
     this.#counted(id, written + 1);
     this.#recorded(change, id, "task");
     return undefined;
@@ -129,7 +133,7 @@ export class EncodedList {
 
   /** The task whose id is `id`, with its change numbers, or undefined when the list does not hold it. */
   find(id: number): HeldTask | undefined {
-    const found = this.#locate(id);
+    const found = locate(this.#chunks, id);
     if (found === undefined) return undefined;
     const [chunk, index] = found;
     return (this.#chunks[chunk] as Chunk).task(index);
@@ -197,19 +201,20 @@ export class EncodedList {
 
   /** Task `id` edited to `json`, which the list keeps as it is: the change that created the task, or undefined when there is no such task. */
   #replaced(id: number, json: Uint8Array<ArrayBuffer>, change: number): number | undefined {
-    const found = this.#locate(id);
+    const found = locate(this.#chunks, id);
     if (found === undefined) return undefined;
     const [at, index] = found;
     const chunk = this.#chunks[at] as Chunk;
     const old = chunk.used;
     const created = chunk.edit(index, json, change);
+    this.#touched(at);
     this.#bytes += chunk.used - old;
     this.#current = undefined;
     return created;
   }
 
   #removed(id: number): boolean {
-    const found = this.#locate(id);
+    const found = locate(this.#chunks, id);
     if (found === undefined) return false;
     const [chunk, index] = found;
     const view = (this.#chunks[chunk] as Chunk).state().view();
@@ -218,15 +223,25 @@ export class EncodedList {
     this.#tasks -= 1;
     if (kept.count === 0) this.#chunks.splice(chunk, 1);
     else this.#chunks[chunk] = kept;
+    this.#touched(-2);
     this.#current = undefined;
     return true;
   }
 
   /** The list as it is now; the same object until the list changes. */
   read(): ListVersion {
-    this.#current ??= new Snapshot({
+    if (this.#current !== undefined) return this.#current;
+    // Versions share the array of the chunks' states until a chunk changes; then it is copied.
+    const at = this.#changedChunk;
+    if (at === -2) this.#states = this.#chunks.map((chunk) => chunk.state());
+    else if (at >= 0) {
+      this.#states = this.#states.slice();
+      this.#states[at] = (this.#chunks[at] as Chunk).state();
+    }
+    this.#changedChunk = -1;
+    this.#current = new Snapshot({
       instance: this.#instance,
-      chunks: this.#chunks.map((chunk) => chunk.state()),
+      chunks: this.#states,
       log: this.#log.view(),
       journal: this.#journal.view(),
       change: this.#change,
@@ -237,14 +252,21 @@ export class EncodedList {
     return this.#current;
   }
 
+  /** Notes that chunk `at` changed since the last version, or -2 for chunks added or removed. */
+  #touched(at: number): void {
+    this.#changedChunk = this.#changedChunk === -1 || this.#changedChunk === at ? at : -2;
+  }
+
   #append(json: Uint8Array, id: number, created: number, changed: number): void {
     const bytes = json.byteLength + 1;
     let last = this.#chunks.at(-1);
     if (last === undefined || !last.takes(bytes)) {
       last = new Chunk(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, this.#bytes, bytes)));
       this.#chunks.push(last);
+      this.#touched(-2);
     }
     last.push(json, id, created, changed);
+    this.#touched(this.#chunks.length - 1);
     this.#counted(id, bytes);
   }
 
@@ -268,21 +290,5 @@ export class EncodedList {
     }
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);
     this.#current = undefined;
-  }
-
-  /** The chunk and index of task `id`, or undefined when the list does not hold it. */
-  #locate(id: number): [number, number] | undefined {
-    let low = 0;
-    let high = this.#chunks.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.#chunks[middle]?.idAt(0) ?? 0) > id) high = middle;
-      else low = middle + 1;
-    }
-    const chunk = low - 1;
-    const held = this.#chunks[chunk];
-    if (held === undefined) return undefined;
-    const index = indexAfter({ ids: held.ids(), count: held.count }, id) - 1;
-    return index >= 0 && held.idAt(index) === id ? [chunk, index] : undefined;
   }
 }

@@ -2,7 +2,7 @@
 // bytes until the chunk is copied with many of them, and a deletion copies the chunk, so that a
 // change costs one chunk at most, never the list, and no version's bytes move.
 import { applied, type ChunkOwner, ChunkState, EditLog, editedTask, MAX_EDITS } from "./chunk-edits.ts";
-import { type ChunkTask, type ChunkView, completedOf, putTask, taskEnd } from "./chunk-view.ts";
+import { type ChunkTask, type ChunkView, completedOf, indexAfter, putTask, taskEnd } from "./chunk-view.ts";
 
 const encoder = new TextEncoder();
 const COMMA = 0x2c;
@@ -208,6 +208,21 @@ export class Chunk implements ChunkOwner {
     this.#base = undefined;
     this.#state = undefined;
   }
+}
+
+/** The chunk and index of task `id` among `chunks`, in id order, or undefined when none holds it. */
+export function locate(chunks: readonly Chunk[], id: number): [number, number] | undefined {
+  let low = 0;
+  let high = chunks.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((chunks[middle]?.idAt(0) ?? 0) > id) high = middle;
+    else low = middle + 1;
+  }
+  const chunk = chunks[low - 1];
+  if (chunk === undefined) return undefined;
+  const index = indexAfter({ ids: chunk.ids(), count: chunk.count }, id) - 1;
+  return index >= 0 && chunk.idAt(index) === id ? [low - 1, index] : undefined;
 }
 
 function grown(array: Float64Array): Float64Array;
