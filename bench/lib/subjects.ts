@@ -134,13 +134,14 @@ const SERVICE_SCENARIOS: readonly Scenario[] = ["get", "conditional-get", "post"
 
 /**
  * The scenarios of each server. Plain Hono has no ETag, so no conditional GET; the service with its
- * list in memory also edits tasks and reads the list after edits.
+ * list in memory also edits tasks and reads the list after edits, and with its list in a Durable
+ * Object edits tasks too.
  */
 const SCENARIOS_OF: Partial<Record<ServerKind, readonly Scenario[]>> = {
   app: [...SERVICE_SCENARIOS, "get-edited", "conditional-get-edited", "patch"],
   "app-logoff": SERVICE_SCENARIOS,
   "app-postgres": SERVICE_SCENARIOS,
-  "app-durable": SERVICE_SCENARIOS,
+  "app-durable": [...SERVICE_SCENARIOS, "patch"],
   fastify: SERVICE_SCENARIOS,
   hono: ["get", "post"],
 };

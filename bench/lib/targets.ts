@@ -233,6 +233,11 @@ export function checkTargets(results: Results, env: Readonly<Record<string, stri
       app("conditional-get", LARGE),
     );
   }
+  for (const tasks of [SMALL, LARGE]) {
+    const durable = (scenario: Scenario) => rate("workerd", "app-durable", scenario, tasks);
+    const name = `Durable Object: PATCH at ${n(tasks)} tasks ≥ 0.9 × POST at ${n(tasks)}`;
+    ratio(name, "workerd", durable("patch"), durable("post"));
+  }
   for (const runtime of ["node", "bun", "deno"] as const) {
     const row = live(runtime, "app", 1_000);
     const text = (v: number) => `${ms(v)} (POST: ${ms(row?.p99Ms ?? 0)})`;

@@ -2,60 +2,34 @@
 // tasks after any id, is served as views of those bytes, never as a copy of the list.
 import type { ListLimits } from "../config.ts";
 import { ChangeLog, type LogEntry } from "./change-log.ts";
+import type { ChunkState } from "./chunk-edits.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
-import { type ListVersion, Snapshot } from "./list-version.ts";
+import type { ListVersion } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
-import { readId, type Task, taskJson } from "./task.ts";
-import { CHUNK_BYTES, Chunk, type ChunkView, changedChunk, FIRST_CHUNK_BYTES, indexAfter } from "./task-chunks.ts";
+import { Snapshot } from "./snapshot.ts";
+import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from "./stored-list.ts";
+import { readId, type Task } from "./task.ts";
+import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES, locate } from "./task-chunks.ts";
 
 export type { PageQuery } from "./list-page.ts";
 export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
+export { type CopiedChange, encodeTask, type HeldTask, type StoredList, type StoredTask } from "./stored-list.ts";
 
 const encoder = new TextEncoder();
 /** Limits no list reaches: for a task whose limits were checked before. */
 const NO_LIMITS: ListLimits = { maxTasks: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, maxKeys: 0 };
 
-/** A task as a list keeps it: its JSON, the change that created it and its last change. */
-export interface StoredTask {
-  readonly id: number;
-  readonly json: Uint8Array;
+/** A task's JSON, in bytes of its own, and the change that created it. */
+interface JournaledTask {
+  readonly json: Uint8Array<ArrayBuffer>;
   readonly created: number;
-  readonly changed: number;
-}
-
-/** A task the list holds, with what a write reads of it without parsing its JSON. */
-export interface HeldTask extends StoredTask {
-  readonly completed: boolean;
-}
-
-/** A list as a store kept it: its tasks in id order, its remembered deletions in change order, and its counters. */
-export interface StoredList {
-  readonly tasks: Iterable<StoredTask>;
-  readonly deletions: Iterable<{ readonly id: number; readonly change: number }>;
-  readonly change: number;
-  readonly highestId: number;
-  /** The change number of the last deletion forgotten, or 0. */
-  readonly forgotten: number;
-}
-
-/** A change another copy of the list made: a task as it now is, or its deletion (no `json`). */
-export interface CopiedChange {
-  readonly id: number;
-  readonly change: number;
-  readonly created: number;
-  readonly json?: Uint8Array;
-}
-
-/** A task's JSON as UTF-8, with its keys in the order id, title, completed. */
-export function encodeTask(task: Task): Uint8Array<ArrayBuffer> {
-  return encoder.encode(taskJson(task)) as Uint8Array<ArrayBuffer>;
 }
 
 /**
  * The list as the bytes of its JSON array, in chunks of tasks, with the log of its changes. An
- * append writes at the end of the last chunk; an edit or a deletion makes a new copy of the one
- * chunk it touches, so versions handed out keep their bytes and a change costs the same however
- * long the list is.
+ * append writes at the end of the last chunk; an edit is kept beside the chunk it touches and a
+ * deletion makes a new copy of it, so versions handed out keep their bytes and a change costs the
+ * same however long the list is.
  */
 export class EncodedList {
   readonly #instance: string;
@@ -68,6 +42,9 @@ export class EncodedList {
   /** Bytes of all chunks: the list's JSON less its brackets, plus the first task's comma. */
   #bytes = 0;
   #current: ListVersion | undefined;
+  /** The chunks' states of the last version made, and the one chunk changed since: -1 none, -2 more. */
+  #states: ChunkState[] = [];
+  #changedChunk = -2;
 
   /**
    * An empty list, or one of `tasks`, each created by the change numbered as its id, or a list as a
@@ -101,8 +78,8 @@ export class EncodedList {
 
   /** The id of the last task, or 0 when the list is empty. */
   get lastId(): number {
-    const last = this.#chunks.at(-1)?.view();
-    return last === undefined ? 0 : (last.ids[last.count - 1] ?? 0);
+    const last = this.#chunks.at(-1);
+    return last === undefined ? 0 : last.idAt(last.count - 1);
   }
 
   /** The highest id the list ever gave: the next task's is one more. */
@@ -148,6 +125,7 @@ export class EncodedList {
     if (limit !== undefined) return limit;
     const change = this.#change + 1;
     last.commit(written, id, change, change);
+    this.#touched(this.#chunks.length - 1);
     this.#counted(id, written + 1);
     this.#recorded(change, id, "task");
     return undefined;
@@ -155,19 +133,10 @@ export class EncodedList {
 
   /** The task whose id is `id`, with its change numbers, or undefined when the list does not hold it. */
   find(id: number): HeldTask | undefined {
-    const found = this.#locate(id);
+    const found = locate(this.#chunks, id);
     if (found === undefined) return undefined;
     const [chunk, index] = found;
-    const view = (this.#chunks[chunk] as Chunk).view();
-    const start = view.starts[index] ?? 0;
-    const end = index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength;
-    return {
-      id,
-      json: view.bytes.subarray(start, end),
-      created: view.created[index] ?? 0,
-      changed: view.changed[index] ?? 0,
-      completed: view.completed[index] === 1,
-    };
+    return (this.#chunks[chunk] as Chunk).task(index);
   }
 
   /** The change number of the last deletion forgotten once one more deletion is made. */
@@ -176,15 +145,16 @@ export class EncodedList {
   }
 
   /** Replaces task `id`'s JSON by change `change` (the next one when not given); false when there is no such task. */
-  replace(id: number, json: Uint8Array, change = this.#change + 1): boolean {
-    if (!this.#replaced(id, json, change)) return false;
-    this.#recorded(change, id, "update");
+  replace(id: number, json: Uint8Array<ArrayBuffer>, change = this.#change + 1): boolean {
+    const created = this.#replaced(id, json, change);
+    if (created === undefined) return false;
+    this.#recorded(change, id, "update", true, { json, created });
     return true;
   }
 
   /** Deletes task `id` by change `change` (the next one when not given); false when there is no such task. */
   remove(id: number, change = this.#change + 1): boolean {
-    if (!this.#removed(id, change)) return false;
+    if (!this.#removed(id)) return false;
     this.#recorded(change, id, "delete");
     return true;
   }
@@ -203,8 +173,8 @@ export class EncodedList {
     if (every) return fresh.every((change) => this.#copied(change));
     const added = new Set<CopiedChange>();
     for (const entry of fresh) {
-      if (entry.json === undefined) this.#removed(entry.id, entry.change);
-      else if (!this.#replaced(entry.id, entry.json, entry.change)) added.add(entry);
+      if (entry.json === undefined) this.#removed(entry.id);
+      else if (this.#replaced(entry.id, entry.json, entry.change) === undefined) added.add(entry);
     }
     const appended = [...added].sort((a, b) => a.id - b.id);
     if ((appended[0]?.id ?? Number.POSITIVE_INFINITY) <= this.lastId) return false;
@@ -222,51 +192,69 @@ export class EncodedList {
     if (json !== undefined && created === change) {
       if (id <= this.lastId) return false;
       this.#append(json, id, created, change);
-    } else if (json === undefined ? !this.#removed(id, change) : !this.#replaced(id, json, change)) {
+    } else if (json === undefined ? !this.#removed(id) : this.#replaced(id, json, change) === undefined) {
       return false;
     }
     this.#recorded(change, id, json === undefined ? "delete" : created === change ? "task" : "update");
     return true;
   }
 
-  #replaced(id: number, json: Uint8Array, change: number): boolean {
-    const found = this.#locate(id);
-    if (found === undefined) return false;
-    const [chunk, index] = found;
-    const view = (this.#chunks[chunk] as Chunk).view();
-    const old =
-      (index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength) - (view.starts[index] ?? 0);
-    this.#chunks[chunk] = changedChunk(view, index, json, change, 0);
-    this.#bytes += json.byteLength - old;
+  /** Task `id` edited to `json`, which the list keeps as it is: the change that created the task, or undefined when there is no such task. */
+  #replaced(id: number, json: Uint8Array<ArrayBuffer>, change: number): number | undefined {
+    const found = locate(this.#chunks, id);
+    if (found === undefined) return undefined;
+    const [at, index] = found;
+    const chunk = this.#chunks[at] as Chunk;
+    const old = chunk.used;
+    const created = chunk.edit(index, json, change);
+    this.#touched(at);
+    this.#bytes += chunk.used - old;
     this.#current = undefined;
-    return true;
+    return created;
   }
 
-  #removed(id: number, change: number): boolean {
-    const found = this.#locate(id);
+  #removed(id: number): boolean {
+    const found = locate(this.#chunks, id);
     if (found === undefined) return false;
     const [chunk, index] = found;
-    const view = (this.#chunks[chunk] as Chunk).view();
-    const kept = changedChunk(view, index, undefined, change, 0);
+    const view = (this.#chunks[chunk] as Chunk).state().view();
+    const kept = Chunk.without(view, index);
     this.#bytes -= view.bytes.byteLength - kept.used;
     this.#tasks -= 1;
     if (kept.count === 0) this.#chunks.splice(chunk, 1);
     else this.#chunks[chunk] = kept;
+    this.#touched(-2);
     this.#current = undefined;
     return true;
   }
 
   /** The list as it is now; the same object until the list changes. */
   read(): ListVersion {
-    this.#current ??= new Snapshot({
+    if (this.#current !== undefined) return this.#current;
+    // Versions share the array of the chunks' states until a chunk changes; then it is copied.
+    const at = this.#changedChunk;
+    if (at === -2) this.#states = this.#chunks.map((chunk) => chunk.state());
+    else if (at >= 0) {
+      this.#states = this.#states.slice();
+      this.#states[at] = (this.#chunks[at] as Chunk).state();
+    }
+    this.#changedChunk = -1;
+    this.#current = new Snapshot({
       instance: this.#instance,
-      chunks: this.#chunks.map((chunk) => chunk.view()),
+      chunks: this.#states,
       log: this.#log.view(),
       journal: this.#journal.view(),
       change: this.#change,
       highestId: this.#highestId,
+      usage: this.usage,
+      lastId: this.lastId,
     });
     return this.#current;
+  }
+
+  /** Notes that chunk `at` changed since the last version, or -2 for chunks added or removed. */
+  #touched(at: number): void {
+    this.#changedChunk = this.#changedChunk === -1 || this.#changedChunk === at ? at : -2;
   }
 
   #append(json: Uint8Array, id: number, created: number, changed: number): void {
@@ -275,8 +263,10 @@ export class EncodedList {
     if (last === undefined || !last.takes(bytes)) {
       last = new Chunk(Math.min(CHUNK_BYTES, Math.max(FIRST_CHUNK_BYTES, this.#bytes, bytes)));
       this.#chunks.push(last);
+      this.#touched(-2);
     }
     last.push(json, id, created, changed);
+    this.#touched(this.#chunks.length - 1);
     this.#counted(id, bytes);
   }
 
@@ -287,32 +277,18 @@ export class EncodedList {
     this.#current = undefined;
   }
 
-  #recorded(change: number, id: number, kind: ChangeKind, journaled = true): void {
+  /** Records a change; `edited` is an edit's task, whose JSON the journal shares with the list. */
+  #recorded(change: number, id: number, kind: ChangeKind, journaled = true, edited?: JournaledTask): void {
     this.#change = Math.max(this.#change, change);
     this.#log.record(change, id, kind === "delete", kind !== "task");
     if (journaled) {
-      // The journal keeps its own copy: a view would hold the whole chunk, which the next edit replaces.
-      const task = kind === "delete" ? undefined : this.find(id);
-      const json = task === undefined ? encoder.encode(`{"id":${id}}`) : task.json.slice();
-      this.#journal.record(change, kind, id, task?.created ?? 0, json as Uint8Array<ArrayBuffer>);
+      // The journal keeps its own copy of a task in a chunk: a view would hold the whole chunk.
+      const held = edited ?? (kind === "delete" ? undefined : this.find(id));
+      const json = held === edited ? edited?.json : held?.json.slice();
+      const entry = json ?? (encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>);
+      this.#journal.record(change, kind, id, held?.created ?? 0, entry);
     }
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);
     this.#current = undefined;
-  }
-
-  /** The chunk and index of task `id`, or undefined when the list does not hold it. */
-  #locate(id: number): [number, number] | undefined {
-    let low = 0;
-    let high = this.#chunks.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((this.#chunks[middle]?.view().ids[0] ?? 0) > id) high = middle;
-      else low = middle + 1;
-    }
-    const chunk = low - 1;
-    const view: ChunkView | undefined = this.#chunks[chunk]?.view();
-    if (view === undefined) return undefined;
-    const index = indexAfter(view, id) - 1;
-    return index >= 0 && view.ids[index] === id ? [chunk, index] : undefined;
   }
 }

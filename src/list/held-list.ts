@@ -127,15 +127,13 @@ export class HeldList {
     const found = this.#checked(id, ifMatch);
     if ("outcome" in found) return { result: found };
     const { task: held, version } = found;
-    const oldTitle = titleJsonOf(held);
-    const titleJson = patch.title === undefined ? oldTitle : JSON.stringify(patch.title);
+    // Whether the patch changes anything is read from the bytes, so a new title needs no decoding of the old.
+    const titleJson = patch.title === undefined ? titleJsonOf(held) : JSON.stringify(patch.title);
     const completed = patch.completed ?? held.completed;
     const text = `{"id":${id},"title":${titleJson},"completed":${completed}}`;
-    const task: Task = { id, title: patch.title ?? (JSON.parse(oldTitle) as string), completed };
-    if (titleJson === oldTitle && completed === held.completed) {
-      return { result: { outcome: "unchanged", task, json: text, version, usage } };
-    }
+    const task: Task = { id, title: patch.title ?? (JSON.parse(titleJson) as string), completed };
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
+    if (sameBytes(json, held.json)) return { result: { outcome: "unchanged", task, json: text, version, usage } };
     const grows = json.byteLength - held.json.byteLength;
     if (grows > 0 && usage.bytes + grows > limits.maxBytes)
       return { result: { outcome: "full", limit: "bytes", usage } };
@@ -209,6 +207,13 @@ function titleJsonOf(task: HeldTask): string {
   const start = '{"id":'.length + String(task.id).length + ',"title":'.length;
   const end = task.json.byteLength - (task.completed ? TRUE_END : FALSE_END);
   return decoder.decode(task.json.subarray(start, end));
+}
+
+/** Whether `a` and `b` hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let at = 0; at < a.byteLength; at++) if (a[at] !== b[at]) return false;
+  return true;
 }
 
 /** Bytes of `text` in UTF-8, counted without encoding it (lone surrogates count as the 3 bytes of U+FFFD). */

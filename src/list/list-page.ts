@@ -1,6 +1,6 @@
 // A page of the list: the tasks after an id, only those in one state when asked, at most so many,
 // as views of the chunks' bytes. Tasks side by side in a chunk are one view, and no task is parsed.
-import type { ChunkView } from "./task-chunks.ts";
+import type { ChunkState } from "./chunk-edits.ts";
 
 const OPEN = Uint8Array.of(0x5b); // [
 const CLOSE = Uint8Array.of(0x5d); // ]
@@ -30,7 +30,11 @@ export interface PageParts {
  * The tasks of `chunks` from the `index`th of chunk `chunk` on that fit `query`. It stops at the
  * first fitting task past `limit`, which only says there is a next page.
  */
-export function pageParts(chunks: readonly ChunkView[], [chunk, index]: [number, number], query: PageQuery): PageParts {
+export function pageParts(
+  chunks: readonly ChunkState[],
+  [chunk, index]: [number, number],
+  query: PageQuery,
+): PageParts {
   const { completed, limit = Number.POSITIVE_INFINITY } = query;
   const wanted = completed === undefined ? undefined : completed ? 1 : 0;
   const parts = [OPEN];
@@ -38,7 +42,7 @@ export function pageParts(chunks: readonly ChunkView[], [chunk, index]: [number,
   let taken = 0;
   let lastId = 0;
   for (let at = chunk; at < chunks.length; at++, index = 0) {
-    const view = chunks[at] as ChunkView;
+    const view = (chunks[at] as ChunkState).view();
     const flags = view.completed;
     while (index < view.count) {
       let from = index;

@@ -1,72 +1,22 @@
-// The list's tasks in chunks of encoded bytes: appended to in place, and copied when a task in them
-// is edited or deleted, so that a change costs one chunk, never the list, and no version's bytes move.
+// The list's tasks in chunks of encoded bytes: appended to in place; an edit is kept beside the
+// bytes until the chunk is copied with many of them, and a deletion copies the chunk, so that a
+// change costs one chunk at most, never the list, and no version's bytes move.
+import { applied, type ChunkOwner, ChunkState, EditLog, editedTask, MAX_EDITS } from "./chunk-edits.ts";
+import { type ChunkTask, type ChunkView, completedOf, indexAfter, putTask, taskEnd } from "./chunk-view.ts";
 
 const encoder = new TextEncoder();
 const COMMA = 0x2c;
-/** The third byte from the end of a task's JSON: `u` of `true}`, else `s` of `false}`. */
-const TRUE_U = 0x75;
-const EMPTY = new Uint8Array(0);
 /** The first chunk is small so that a short list takes little memory; each next one doubles, up to {@link CHUNK_BYTES}. */
 export const FIRST_CHUNK_BYTES = 4 * 1024;
 /**
- * Bytes a chunk grows to before the next task starts a new one. An edit copies one chunk, so this
- * bounds what an edit costs; a GET of the whole list sends one part per chunk, so it is not small.
+ * Bytes a chunk grows to before the next task starts a new one. A deletion, or an edit past
+ * {@link MAX_EDITS}, copies one chunk, so this bounds what they cost; a GET of the whole list
+ * sends one part per chunk, so it is not small.
  */
 export const CHUNK_BYTES = 128 * 1024;
 
-/**
- * A chunk as it was at one moment: every task is `,` then its JSON, so chunks join into a list by
- * dropping the first comma. Its arrays are shared with later moments, which only write past `count`.
- */
-export interface ChunkView {
-  /** The chunk's bytes: `,task,task...`. */
-  readonly bytes: Uint8Array<ArrayBuffer>;
-  readonly count: number;
-  readonly ids: Float64Array;
-  /** The change number that created each task. */
-  readonly created: Float64Array;
-  /** The change number of each task's last change. */
-  readonly changed: Float64Array;
-  /** Where each task's JSON starts in `bytes`, after its comma. */
-  readonly starts: Float64Array;
-  /** 1 for each task whose `completed` is true, else 0: a filter reads this, never the JSON. */
-  readonly completed: Uint8Array;
-}
-
-/** One task of a chunk: where it is and what the list knows of it. */
-export interface ChunkTask {
-  readonly id: number;
-  readonly json: Uint8Array<ArrayBuffer>;
-  readonly created: number;
-  readonly changed: number;
-}
-
-/** The `index`th task of `view`. */
-export function taskAt(view: ChunkView, index: number): ChunkTask {
-  const start = view.starts[index] ?? 0;
-  const end = index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength;
-  return {
-    id: view.ids[index] ?? 0,
-    json: view.bytes.subarray(start, end),
-    created: view.created[index] ?? 0,
-    changed: view.changed[index] ?? 0,
-  };
-}
-
-/** The index of the first task of `view` whose id is greater than `id`, or its count. */
-export function indexAfter(view: ChunkView, id: number): number {
-  let low = 0;
-  let high = view.count;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((view.ids[middle] ?? 0) > id) high = middle;
-    else low = middle + 1;
-  }
-  return low;
-}
-
-/** A chunk that takes new tasks at its end. */
-export class Chunk {
+/** A chunk that takes new tasks at its end and edits beside its bytes. */
+export class Chunk implements ChunkOwner {
   #bytes: Uint8Array<ArrayBuffer>;
   #used: number;
   #count: number;
@@ -75,7 +25,11 @@ export class Chunk {
   #changed: Float64Array;
   #starts: Float64Array;
   #completed: Uint8Array;
-  #view: ChunkView | undefined;
+  /** The chunk's bytes and arrays as they are now, without the edits beside them. */
+  #base: ChunkView | undefined;
+  /** Edits not yet in the bytes. */
+  #edits: EditLog | undefined;
+  #state: ChunkState | undefined;
 
   /** An empty chunk of `capacity` bytes, with room for `slots` tasks before its arrays grow. */
   constructor(capacity: number, slots = 16) {
@@ -93,22 +47,30 @@ export class Chunk {
     return this.#count;
   }
 
+  /** Bytes of the chunk's tasks, each with its comma, edits included. */
   get used(): number {
-    return this.#used;
+    return this.#used + (this.#edits?.grown ?? 0);
+  }
+
+  /** The id of the chunk's `index`th task. */
+  idAt(index: number): number {
+    return this.#ids[index] ?? 0;
+  }
+
+  /** The chunk's ids, for finding a task. */
+  ids(): Float64Array {
+    return this.#ids;
+  }
+
+  /** The `index`th task, edited or not. */
+  task(index: number): ChunkTask {
+    return editedTask(this.#view(), this.#edits?.view(), index);
   }
 
   /** The chunk as it is now; the same object until it changes. */
-  view(): ChunkView {
-    this.#view ??= {
-      bytes: this.#bytes.subarray(0, this.#used),
-      count: this.#count,
-      ids: this.#ids,
-      created: this.#created,
-      changed: this.#changed,
-      starts: this.#starts,
-      completed: this.#completed,
-    };
-    return this.#view;
+  state(): ChunkState {
+    this.#state ??= new ChunkState(this.#view(), this.#edits?.view(), this);
+    return this.#state;
   }
 
   /**
@@ -117,23 +79,13 @@ export class Chunk {
    */
   takes(bytes: number): boolean {
     if (this.#count === 0 || this.#used + bytes <= this.#bytes.byteLength) return true;
-    return this.#used + bytes <= CHUNK_BYTES;
-  }
-
-  /** Room for `bytes` more bytes, grown into a new buffer: bytes handed out keep the old one. */
-  #room(bytes: number): void {
-    if (this.#used + bytes <= this.#bytes.byteLength) return;
-    const size = Math.max(Math.min(this.#bytes.byteLength * 2, CHUNK_BYTES), this.#used + bytes);
-    const grown = new Uint8Array(size);
-    grown.set(this.#bytes.subarray(0, this.#used));
-    this.#bytes = grown;
+    return this.used + bytes <= CHUNK_BYTES;
   }
 
   /** Adds a task at the end given as its JSON bytes. */
   push(json: Uint8Array, id: number, created: number, changed: number): void {
     this.#room(json.byteLength + 1);
-    this.#bytes[this.#used] = COMMA;
-    this.#bytes.set(json, this.#used + 1);
+    putTask(this.#bytes, this.#used, json);
     this.#counted(json.byteLength, id, created, changed);
   }
 
@@ -155,41 +107,87 @@ export class Chunk {
   }
 
   /**
-   * See {@link changedChunk}. The bytes and arrays around the task are copied whole, so an edit
-   * costs a few block copies of the chunk, not a step per task in it.
+   * Replaces the `index`th task's JSON by `json`, its own bytes, by change `change`: kept beside the
+   * chunk's bytes, which are copied with every edit once there are more than {@link MAX_EDITS}.
+   * Returns the change that created the task.
    */
-  static changed(view: ChunkView, index: number, json: Uint8Array | undefined, change: number, room: number): Chunk {
+  edit(index: number, json: Uint8Array<ArrayBuffer>, change: number): number {
+    const { json: old, created } = this.task(index);
+    this.#edits ??= new EditLog(this.#ids.length);
+    this.#edits.add(index, old.byteLength, json, change);
+    this.#state = undefined;
+    if (this.#edits.length > MAX_EDITS) this.#applyEdits();
+    return created;
+  }
+
+  /**
+   * A new chunk: `view` without its `index`th task. The bytes and arrays around the task are
+   * copied whole, so a deletion costs a few block copies of the chunk, not a step per task in it.
+   */
+  static without(view: ChunkView, index: number): Chunk {
     const from = (view.starts[index] ?? 1) - 1;
-    const to = index + 1 < view.count ? (view.starts[index + 1] ?? 0) - 1 : view.bytes.byteLength;
-    const added = json === undefined ? 0 : json.byteLength + 1;
-    const shift = added - (to - from);
-    // Tasks from `index` on, before the ones after the changed task: 1 when it stays, 0 when it goes.
-    const kept = json === undefined ? 0 : 1;
-    const count = view.count - 1 + kept;
-    const chunk = new Chunk(view.bytes.byteLength + shift + room, Math.max(16, count + 1));
+    const to = taskEnd(view, index);
+    const count = view.count - 1;
+    const chunk = new Chunk(view.bytes.byteLength - (to - from), Math.max(16, count + 1));
     chunk.#bytes.set(view.bytes.subarray(0, from));
-    if (json !== undefined) {
-      chunk.#bytes[from] = COMMA;
-      chunk.#bytes.set(json, from + 1);
-    }
-    chunk.#bytes.set(view.bytes.subarray(to), from + added);
-    chunk.#used = view.bytes.byteLength + shift;
+    chunk.#bytes.set(view.bytes.subarray(to), from);
+    chunk.#used = view.bytes.byteLength - (to - from);
     chunk.#count = count;
     const copy = (into: Float64Array | Uint8Array, array: Float64Array | Uint8Array) => {
-      into.set(array.subarray(0, index + kept));
-      into.set(array.subarray(index + 1, view.count), index + kept);
+      into.set(array.subarray(0, index));
+      into.set(array.subarray(index + 1, view.count), index);
     };
     copy(chunk.#ids, view.ids);
     copy(chunk.#created, view.created);
     copy(chunk.#changed, view.changed);
     copy(chunk.#starts, view.starts);
     copy(chunk.#completed, view.completed);
-    if (json !== undefined) {
-      chunk.#changed[index] = change;
-      chunk.#completed[index] = completedOf(json, json.byteLength);
-    }
-    for (let at = index + kept; at < count; at++) chunk.#starts[at] = (chunk.#starts[at] ?? 0) + shift;
+    for (let at = index; at < count; at++) chunk.#starts[at] = (chunk.#starts[at] ?? 0) - (to - from);
     return chunk;
+  }
+
+  #view(): ChunkView {
+    this.#base ??= {
+      bytes: this.#bytes.subarray(0, this.#used),
+      count: this.#count,
+      ids: this.#ids,
+      created: this.#created,
+      changed: this.#changed,
+      starts: this.#starts,
+      completed: this.#completed,
+    };
+    return this.#base;
+  }
+
+  /** `state` copied with its edits into this chunk, keeping its room, when it is still the chunk's state. */
+  copied(state: ChunkState): ChunkView | undefined {
+    if (state !== this.#state) return undefined;
+    this.#applyEdits();
+    return this.#view();
+  }
+
+  /** Copies the edits into new bytes and arrays: views handed out keep the old ones. */
+  #applyEdits(): void {
+    const edits = this.#edits?.view();
+    if (edits === undefined) return;
+    const capacity = Math.max(this.#bytes.byteLength, this.#used + edits.grown);
+    const copy = applied(this.#view(), edits, capacity, this.#ids.length);
+    this.#bytes = copy.bytes;
+    this.#starts = copy.starts;
+    this.#changed = copy.changed;
+    this.#completed = copy.completed;
+    this.#used += edits.grown;
+    this.#edits = undefined;
+    this.#base = undefined;
+  }
+
+  /** Room for `bytes` more bytes, grown into a new buffer: bytes handed out keep the old one. */
+  #room(bytes: number): void {
+    if (this.#used + bytes <= this.#bytes.byteLength) return;
+    const size = Math.max(Math.min(this.#bytes.byteLength * 2, CHUNK_BYTES), this.#used + bytes);
+    const grown = new Uint8Array(size);
+    grown.set(this.#bytes.subarray(0, this.#used));
+    this.#bytes = grown;
   }
 
   #counted(length: number, id: number, created: number, changed: number): void {
@@ -207,22 +205,24 @@ export class Chunk {
     this.#completed[this.#count] = completedOf(this.#bytes, this.#used + 1 + length);
     this.#count += 1;
     this.#used += length + 1;
-    this.#view = undefined;
+    this.#base = undefined;
+    this.#state = undefined;
   }
 }
 
-/**
- * A new chunk: `view` with its `index`th task replaced by `json` at change `change`, or removed
- * when `json` is undefined. `room` is what the new chunk keeps free for appends.
- */
-export function changedChunk(
-  view: ChunkView,
-  index: number,
-  json: Uint8Array | undefined,
-  change: number,
-  room: number,
-): Chunk {
-  return Chunk.changed(view, index, json, change, room);
+/** The chunk and index of task `id` among `chunks`, in id order, or undefined when none holds it. */
+export function locate(chunks: readonly Chunk[], id: number): [number, number] | undefined {
+  let low = 0;
+  let high = chunks.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((chunks[middle]?.idAt(0) ?? 0) > id) high = middle;
+    else low = middle + 1;
+  }
+  const chunk = chunks[low - 1];
+  if (chunk === undefined) return undefined;
+  const index = indexAfter({ ids: chunk.ids(), count: chunk.count }, id) - 1;
+  return index >= 0 && chunk.idAt(index) === id ? [low - 1, index] : undefined;
 }
 
 function grown(array: Float64Array): Float64Array;
@@ -231,18 +231,4 @@ function grown(array: Float64Array | Uint8Array): Float64Array | Uint8Array {
   const next = array instanceof Uint8Array ? new Uint8Array(array.length * 2) : new Float64Array(array.length * 2);
   next.set(array);
   return next;
-}
-
-/**
- * 1 when the task whose JSON ends at `end` in `bytes` is completed, else 0. Every task's JSON ends
- * with `"completed":true}` or `"completed":false}` (`taskJson` and its SQL forms write it last),
- * so one byte tells, without parsing the task.
- */
-function completedOf(bytes: Uint8Array, end: number): number {
-  return bytes[end - 3] === TRUE_U ? 1 : 0;
-}
-
-/** The first chunk's bytes without their leading comma. */
-export function withoutComma(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  return bytes.byteLength === 0 ? EMPTY : bytes.subarray(1);
 }

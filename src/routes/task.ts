@@ -8,6 +8,7 @@ import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
+import type { TaskRead } from "../list/encoded-list.ts";
 import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
 import type {
   IfMatch,
@@ -34,13 +35,13 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
 
   /**
    * Responds 404 or 410 for a list that does not exist or a task it does not hold, 412 for a stale
-   * If-Match, before any body is read.
+   * If-Match, before any body is read: at once when the store reads synchronously.
    */
-  const checkTask = async (store: TaskStore, id: number, ifMatch: IfMatch): Promise<void> => {
-    const found = requireList(await store.read()).task(id);
-    if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
-    if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
-    if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
+  const checkTask = (store: TaskStore, id: number, ifMatch: IfMatch): Promise<void> | undefined => {
+    const list = store.read();
+    if (list instanceof Promise) return list.then((done) => checkFound(requireList(done).task(id), ifMatch));
+    checkFound(requireList(list).task(id), ifMatch);
+    return undefined;
   };
 
   /** The response to a write that left the task in the list, or the contract's error for why not. */
@@ -74,7 +75,8 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
     const store = scope.storeOf(c);
     const id = Number(c.req.param("id"));
     const ifMatch = ifMatchOf(c.req.header("if-match"));
-    await checkTask(store, id, ifMatch);
+    const checking = checkTask(store, id, ifMatch);
+    if (checking !== undefined) await checking;
     const patch = toPatch(await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs));
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
@@ -132,6 +134,12 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
       },
     },
   ];
+
+  function checkFound(found: TaskRead, ifMatch: IfMatch): void {
+    if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
+    if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
+    if (ifMatch !== undefined && !ifMatch.includes(found.version)) throw apiError(412, STALE_IF_MATCH);
+  }
 
   function refused(result: UpdateResult | RemoveResult | ListMissing): never {
     switch (result.outcome) {
