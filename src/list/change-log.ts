@@ -27,9 +27,9 @@ export interface LogEntry {
  * dropped once stale entries outnumber the live ones, so the log stays about as long as the list.
  */
 export class ChangeLog {
-  #changes = new Float64Array(64);
-  #ids = new Float64Array(64);
-  #deleted = new Uint8Array(64);
+  #changes = new Float64Array(16);
+  #ids = new Float64Array(16);
+  #deleted = new Uint8Array(16);
   #length = 0;
   #stale = 0;
   /** Change numbers of the deletions remembered, oldest first, from `#first` on. */

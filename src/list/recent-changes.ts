@@ -39,7 +39,7 @@ export interface JournalView {
 /** Every change of a list after `base`, up to the last {@link JOURNAL_BYTES} or {@link JOURNAL_CHANGES}. */
 export class ChangeJournal {
   #entries: JournalEntry[] = [];
-  #totals = new Float64Array(64);
+  #totals = new Float64Array(16);
   #start = 0;
   #base: number;
   #total = 0;
@@ -70,7 +70,7 @@ export class ChangeJournal {
    */
   restart(base: number): void {
     this.#entries = [];
-    this.#totals = new Float64Array(64);
+    this.#totals = new Float64Array(16);
     this.#start = 0;
     this.#base = base;
     this.#view = undefined;

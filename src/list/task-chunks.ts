@@ -7,7 +7,7 @@ import { type ChunkTask, type ChunkView, completedOf, indexAfter, putTask, taskE
 const encoder = new TextEncoder();
 const COMMA = 0x2c;
 /** The first chunk is small so that a short list takes little memory; each next one doubles, up to {@link CHUNK_BYTES}. */
-export const FIRST_CHUNK_BYTES = 4 * 1024;
+export const FIRST_CHUNK_BYTES = 1024;
 /**
  * Bytes a chunk grows to before the next task starts a new one. A deletion, or an edit past
  * {@link MAX_EDITS}, copies one chunk, so this bounds what they cost; a GET of the whole list
