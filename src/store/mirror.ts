@@ -160,5 +160,7 @@ function lastOfEach(changes: readonly CopiedChange[]): CopiedChange[] {
 
 /** A row as the list copies it: its JSON as UTF-8. */
 function copied({ id, change, created, json }: ChangedRow): CopiedChange {
-  return json === undefined ? { id, change, created } : { id, change, created, json: encoder.encode(json) };
+  return json === undefined
+    ? { id, change, created }
+    : { id, change, created, json: encoder.encode(json) as Uint8Array<ArrayBuffer> };
 }
