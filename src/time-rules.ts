@@ -1,9 +1,17 @@
 // The rules that only time ends: how often a WebSocket subscriber is pinged, how long an event
 // stream stays quiet before its keep-alive comment, how long a body may go silent. The contract's
 // lengths, or shorter by TIME_SCALE, which the tests set so that a 20 s rule is seen in a second.
-import { BODY_SILENCE_MS } from "./http/request-body.ts";
-import { KEEP_ALIVE_MS } from "./live/follow.ts";
 import { PING_INTERVAL_S } from "./socket-rules.ts";
+
+/**
+ * How long a body may go without a byte before it is refused with 408: far longer than any pause
+ * of a client that is sending, short enough that stalled uploads cannot pile up (Deno has no time
+ * limit of its own, and Node's is for the whole request).
+ */
+export const BODY_SILENCE_MS = 10_000;
+
+/** Milliseconds of silence after which an SSE subscriber gets a comment, so that proxies keep it. */
+export const KEEP_ALIVE_MS = 15_000;
 
 /** The time rules a server applies, in milliseconds, each the contract's length times {@link TimeRules.scale}. */
 export interface TimeRules {

@@ -1,8 +1,9 @@
 // The feed scenario's tables in results.md: catching up, small GETs during catch-ups, and PATCHes
 // with stalled subscribers. bench/README.md says what each figure means.
-import { table } from "../lib/report.ts";
+
 import type { Merged } from "../lib/results.ts";
 import { RUNTIMES } from "../lib/subjects.ts";
+import { table } from "../lib/table.ts";
 import { catchUpRatio, stalledRatio } from "./ratios.ts";
 import type { StalledReading } from "./stalled.ts";
 import type { FeedReading } from "./trial.ts";

@@ -3,7 +3,7 @@
 // subscribers do not make a write dearer.
 import type { Merged } from "../lib/results.ts";
 import { RUNTIMES } from "../lib/subjects.ts";
-import type { TargetCheck } from "../lib/targets.ts";
+import type { TargetCheck } from "../lib/target-check.ts";
 import { catchUpRatio, scaledRatio, stalledRatio, TARGET_STALLED } from "./ratios.ts";
 import type { FeedReading } from "./trial.ts";
 

@@ -7,7 +7,8 @@ import type { MachineInfo } from "./machine.ts";
 import type { BenchOptions } from "./options.ts";
 import { findRow, type Merged, type Results } from "./results.ts";
 import { RUNTIMES, type Runtime, SCENARIOS, type Scenario, SERVERS, type ServerKind } from "./subjects.ts";
-import type { TargetCheck } from "./targets.ts";
+import { type Column, table } from "./table.ts";
+import type { TargetCheck } from "./target-check.ts";
 import type { Measurement } from "./trial.ts";
 
 /** Everything results.md shows. */
@@ -31,15 +32,6 @@ function byServer<T extends { runtime: Runtime; server: ServerKind; tasks?: numb
     servers.indexOf(a.server) - servers.indexOf(b.server) ||
     (a.tasks ?? a.subscribers ?? 0) - (b.tasks ?? b.subscribers ?? 0)
   );
-}
-
-type Column<T> = readonly [header: string, cell: (row: T) => string];
-
-/** A Markdown table of `rows`, the first `textColumns` columns left-aligned and the numbers right-aligned. */
-export function table<T>(rows: readonly T[], columns: readonly Column<T>[], textColumns: number): string {
-  const align = columns.map((_, i) => (i < textColumns ? "---" : "---:"));
-  const lines = [columns.map(([header]) => header), align, ...rows.map((row) => columns.map(([, cell]) => cell(row)))];
-  return lines.map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
 const int = (x: number) => Math.round(x).toLocaleString("en");

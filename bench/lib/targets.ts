@@ -6,17 +6,7 @@ import { checkListsTargets } from "../lists/targets.ts";
 import { BASELINE_PAIRS, BYTES_PER_DELETION } from "./churn.ts";
 import { findRow, type Results } from "./results.ts";
 import { INITIAL_TASKS, RUNTIMES, type Runtime, type Scenario, type ServerKind } from "./subjects.ts";
-
-/** One of an issue's targets checked for one runtime (and size or scenario). */
-export interface TargetCheck {
-  readonly issue: string;
-  readonly target: string;
-  readonly subject: string;
-  /** The measured figure, as the target states it. */
-  readonly value: string;
-  /** Undefined when the run did not measure what the target needs. */
-  readonly met: boolean | undefined;
-}
+import type { TargetCheck } from "./target-check.ts";
 
 const SMALL = INITIAL_TASKS;
 const LARGE = 100_000;

@@ -1,8 +1,9 @@
 // The lists scenario's tables in results.md: a named list against /tasks, 1,000 lists against one,
 // and two busy lists against one. bench/README.md says what each figure means.
-import { table } from "../lib/report.ts";
+
 import type { Merged } from "../lib/results.ts";
 import { RUNTIMES } from "../lib/subjects.ts";
+import { table } from "../lib/table.ts";
 import { listsSubjectLabel } from "./targets.ts";
 import { BUSY_SCENARIOS, type ListsReading, PATH_SCENARIOS } from "./trial.ts";
 

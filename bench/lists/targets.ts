@@ -3,7 +3,7 @@
 // and two busy lists each keep most of one's rate on workerd with a Durable Object per list.
 import type { Merged } from "../lib/results.ts";
 import { RUNTIMES, type ServerKind } from "../lib/subjects.ts";
-import type { TargetCheck } from "../lib/targets.ts";
+import type { TargetCheck } from "../lib/target-check.ts";
 import { BUSY_SCENARIOS, type ListsReading, MANY_LISTS, PATH_SCENARIOS, TASKS_PER_LIST } from "./trial.ts";
 
 const SAME_PATH = 0.95;

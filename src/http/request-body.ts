@@ -10,18 +10,10 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const JSON_MEDIA_TYPE = /^application\/(?:json|[^\s/;]+\+json)$/;
 
 /**
- * How long a body may go without a byte before it is refused with 408: far longer than any pause
- * of a client that is sending, short enough that stalled uploads cannot pile up (Deno has no time
- * limit of its own, and Node's is for the whole request). The contract's length, which TIME_SCALE
- * shortens for tests (src/time-rules.ts).
- */
-export const BODY_SILENCE_MS = 10_000;
-
-/**
  * Reads a request body, counting bytes as they arrive: a body over `limit` bytes is refused with
  * 413 whatever its `Content-Length` says, and is not read further. A body the client stops
  * sending midway is refused with 400, and one that goes `silenceMs` (the config's
- * {@link BODY_SILENCE_MS}) without a byte with 408; either way what was read is let go.
+ * BODY_SILENCE_MS) without a byte with 408; either way what was read is let go.
  */
 export function readBody(c: Context<AppEnv>, limit: number, silenceMs: number): Promise<Uint8Array> {
   const declared = requestHeader(c, "content-length");

@@ -4,12 +4,6 @@ import type { ListEvent, ListVersion } from "../list/encoded-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
 import type { ListRead, TaskStore } from "../store/store.ts";
 
-/**
- * Milliseconds of silence after which an SSE subscriber gets a comment, so that proxies keep it:
- * the contract's length, which TIME_SCALE shortens for tests (src/time-rules.ts).
- */
-export const KEEP_ALIVE_MS = 15_000;
-
 /** Bytes of events handed to a subscriber at once: many events to a write, and a turn for others between writes. */
 const BATCH_BYTES = 64 * 1024;
 

@@ -5,7 +5,8 @@ import { GONE_TEXT, RESET_TEXT } from "../list/event-text.ts";
 import { LIST_DELETED, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import * as rules from "../socket-rules.ts";
 import type { TaskStore } from "../store/store.ts";
-import { follow, KEEP_ALIVE_MS, type Sink } from "./follow.ts";
+import { KEEP_ALIVE_MS } from "../time-rules.ts";
+import { follow, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
 import type { Subscribers } from "./subscribers.ts";
 

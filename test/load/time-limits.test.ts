@@ -3,8 +3,8 @@
 // by TIME_SCALE), so they run with `npm run test:load` only.
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
-import { BODY_SILENCE_MS } from "../../src/http/request-body.ts";
 import { bodyStalled } from "../../src/messages.ts";
+import { BODY_SILENCE_MS } from "../../src/time-rules.ts";
 import { settledMemoryKib } from "../support/process-memory.ts";
 import { useServer } from "../support/server-fixture.ts";
 import { TIME_SCALE, timeScaled } from "../support/time-scale.ts";

@@ -2,8 +2,8 @@
 // BODY_SILENCE_MS, on the clock of fake timers; one that keeps coming, however slowly, is read.
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import type { TaskApp } from "../../src/app.ts";
-import { BODY_SILENCE_MS } from "../../src/http/request-body.ts";
 import { bodyStalled } from "../../src/messages.ts";
+import { BODY_SILENCE_MS } from "../../src/time-rules.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError, snapshot, utf8 } from "./helpers.ts";
 
 const TASK = utf8(JSON.stringify({ title: "Sent in pieces", completed: false }));
