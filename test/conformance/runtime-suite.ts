@@ -11,6 +11,7 @@ import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS } from "./configu
 import { describeConformance } from "./describe.ts";
 import { fetchReadingEarlyAnswers } from "./early-answer-fetch.ts";
 import { describeHostileSockets, describeVanishedSubscriber, type SocketTarget } from "./hostile-sockets.ts";
+import { createNamedList, NAMED_LIST_PATH } from "./named-list.ts";
 import { type ConformanceOptions, serverCases } from "./suite.ts";
 
 /**
@@ -76,15 +77,8 @@ function describeServer(runtime: Runtime, env: Readonly<Record<string, string>>,
     const tokens = options.tokens;
     if (tokens === undefined) throw new Error("The suite's servers run with READ_TOKENS and WRITE_TOKENS");
     // A named list crosses the same adapter under /lists/{name}: the same cases, its paths.
-    const named = { ...options, fresh: false, listPath: "/lists/conformance" };
-    beforeAll(async () => {
-      const res = await fetch(`${server().baseUrl}${options.basePath ?? ""}/lists/conformance`, {
-        method: "PUT",
-        body: JSON.stringify({ title: "Conformance" }),
-        headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens.write}` },
-      });
-      expect(res.status, await res.text()).toBe(201);
-    });
+    const named = { ...options, fresh: false, listPath: NAMED_LIST_PATH };
+    beforeAll(() => createNamedList(fetch, `${server().baseUrl}${options.basePath ?? ""}`, tokens.write));
     describeConformance(
       "conformance on a named list",
       () => ({ baseUrl: `${server().baseUrl}${options.basePath ?? ""}`, fetch: checkedFetch }),

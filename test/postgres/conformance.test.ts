@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, expect, inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, FILLED_LIST } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";
+import { createNamedList, NAMED_LIST_PATH } from "../conformance/named-list.ts";
 import { processStore } from "./process-store.ts";
 
 // The whole suite on PostgreSQL in this process; the servers of every runtime run the store's part
@@ -29,18 +30,9 @@ describeConformance(
 
 // A named list is the whole contract too: the suite's requests to the list go under /lists/{name}.
 const named = inProcessTarget({ lists: many.lists }, CONFIGURED_ENV);
-beforeAll(async () => {
-  const created = await named.fetch(
-    new Request(`${named.baseUrl}/lists/conformance`, {
-      method: "PUT",
-      body: JSON.stringify({ title: "Conformance" }),
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${CONFIGURED_OPTIONS.tokens?.write}` },
-    }),
-  );
-  expect(created.status).toBe(201);
-});
+beforeAll(() => createNamedList((request) => named.fetch(request), named.baseUrl, CONFIGURED_OPTIONS.tokens?.write));
 describeConformance(
   "conformance through app.request, a named list in PostgreSQL, every setting configured",
   () => named,
-  { ...CONFIGURED_OPTIONS, listPath: "/lists/conformance" },
+  { ...CONFIGURED_OPTIONS, listPath: NAMED_LIST_PATH },
 );

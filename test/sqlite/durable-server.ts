@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import type { ConformanceOptions } from "../conformance/client.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { fetchReadingEarlyAnswers } from "../conformance/early-answer-fetch.ts";
+import { createNamedList, NAMED_LIST_PATH } from "../conformance/named-list.ts";
 import { coreStoreCases, fillingCases, storeCases } from "../conformance/suite.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { type RunningServer, type Runtime, restartServer, type StartOptions, startServer } from "../support/server.ts";
@@ -117,16 +118,9 @@ export function describeDurableServer(
     describeConformance(`conformance, the store's ${part === "store" ? "part" : "core"}`, target, served, cases);
     plan.alsoOnServer?.(running);
     // A named list of the store crosses the same server: the core cases under /lists/{name}.
-    const named = { ...served, fresh: false, listPath: "/lists/conformance" };
+    const named = { ...served, fresh: false, listPath: NAMED_LIST_PATH };
     describe("a named list", () => {
-      beforeAll(async () => {
-        const res = await fetch(`${baseUrl()}/lists/conformance`, {
-          method: "PUT",
-          body: JSON.stringify({ title: "Conformance" }),
-          headers: { "Content-Type": "application/json", ...authorization(token) },
-        });
-        expect(res.status, await res.text()).toBe(201);
-      });
+      beforeAll(() => createNamedList(fetch, baseUrl(), token));
       describeConformance("conformance, the store's core, on a named list", target, named, coreStoreCases(named));
     });
     if (!durability) return;

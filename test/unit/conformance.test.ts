@@ -1,9 +1,10 @@
-import { beforeAll, expect } from "vitest";
+import { beforeAll } from "vitest";
 import { HeldLists } from "../../src/store/held-lists.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";
+import { createNamedList, NAMED_LIST_PATH } from "../conformance/named-list.ts";
 import { DEFAULT_MAX_LIST_BYTES } from "../conformance/table.ts";
 
 const defaults = inProcessTarget(new MemoryStore());
@@ -21,17 +22,8 @@ describeConformance("conformance through app.request, every setting configured",
 // A named list is the whole contract too: the suite's requests to the list go under /lists/{name}.
 const lists = new HeldLists();
 const named = inProcessTarget({ lists }, CONFIGURED_ENV);
-beforeAll(async () => {
-  const created = await named.fetch(
-    new Request(`${named.baseUrl}/lists/conformance`, {
-      method: "PUT",
-      body: JSON.stringify({ title: "Conformance" }),
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${CONFIGURED_OPTIONS.tokens?.write}` },
-    }),
-  );
-  expect(created.status).toBe(201);
-});
+beforeAll(() => createNamedList((request) => named.fetch(request), named.baseUrl, CONFIGURED_OPTIONS.tokens?.write));
 describeConformance("conformance through app.request, a named list, every setting configured", () => named, {
   ...CONFIGURED_OPTIONS,
-  listPath: "/lists/conformance",
+  listPath: NAMED_LIST_PATH,
 });

@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, FILLED_LIST } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";
+import { createNamedList, NAMED_LIST_PATH } from "../conformance/named-list.ts";
 import { sqliteDefaultList } from "./helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "task-list-sqlite-conformance-"));
@@ -38,18 +39,9 @@ describeConformance(
 
 // A named list of the file is the whole contract too.
 const named = inProcessTarget({ lists: new SqliteFileLists(namedFile) }, CONFIGURED_ENV);
-beforeAll(async () => {
-  const created = await named.fetch(
-    new Request(`${named.baseUrl}/lists/conformance`, {
-      method: "PUT",
-      body: JSON.stringify({ title: "Conformance" }),
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${CONFIGURED_OPTIONS.tokens?.write}` },
-    }),
-  );
-  expect(created.status).toBe(201);
-});
+beforeAll(() => createNamedList((request) => named.fetch(request), named.baseUrl, CONFIGURED_OPTIONS.tokens?.write));
 describeConformance(
   "conformance through app.request, a named list in a SQLite file, every setting configured",
   () => named,
-  { ...CONFIGURED_OPTIONS, listPath: "/lists/conformance" },
+  { ...CONFIGURED_OPTIONS, listPath: NAMED_LIST_PATH },
 );
