@@ -216,22 +216,39 @@ async function occupyFreeSlots(server: RunningServer, target: SocketTarget): Pro
 }
 
 /**
- * Holds every other slot with subscribers that answer pings, runs `misbehave`, then resolves once a
- * new WebSocket is taken again, which only the subscriber that misbehaved can have made room for;
- * fails after {@link SLOT_FREED_S}.
+ * Fills every slot with subscribers that answer pings and shows the server full, then frees one
+ * slot for the subscriber under test, which `enter` makes (it must get 101), runs `misbehave`, and
+ * resolves once a new WebSocket is taken again, which only that subscriber can have made room for;
+ * fails after {@link SLOT_FREED_S}. The server is shown full before the subscriber under test
+ * exists, so a busy machine that takes long to fill the slots cannot let it go first.
  */
 async function placeFreed(
   server: RunningServer,
   target: SocketTarget,
-  misbehave: () => Promise<void> = async () => {},
+  misbehave: (subject: RawConnection) => Promise<void> = async () => {},
 ): Promise<void> {
   const held = await occupyFreeSlots(server, target);
+  let subject: RawConnection | undefined;
   try {
     // Full, not refused for another reason: a new subscriber is turned away for want of a slot.
     const full = await upgrade(server, target);
     full.connection.destroy();
     expectRefusal(full.response, 503);
-    await misbehave();
+    held.pop()?.close();
+    // The filler's slot comes free once the server has seen it go.
+    const entered = Date.now() + SLOT_FREED_S * 1000;
+    for (;;) {
+      const { connection, response } = await upgrade(server, target);
+      if (response?.status === 101) {
+        subject = connection;
+        break;
+      }
+      connection.destroy();
+      expect(response?.status).toBe(503);
+      expect(Date.now(), "the filler that closed must free its slot").toBeLessThan(entered);
+      await sleep(100);
+    }
+    await misbehave(subject);
     const deadline = Date.now() + SLOT_FREED_S * 1000;
     for (;;) {
       const { connection, response } = await upgrade(server, target);
@@ -242,6 +259,7 @@ async function placeFreed(
       await sleep(100);
     }
   } finally {
+    subject?.destroy();
     for (const socket of held) socket.close();
   }
 }
@@ -255,17 +273,11 @@ export function describeVanishedSubscriber(server: () => RunningServer, target: 
   test(
     `a subscriber that stalls inside a frame declaring 50 MiB is dropped within ${SLOT_FREED_S} s at TIME_SCALE=${scale}, and its slot comes free`,
     async () => {
-      const { connection: stalled, response } = await upgrade(server(), target);
-      try {
-        expect(response?.status).toBe(101);
-        // Node and Bun refuse the frame from its header; Deno gathers it, but its sender cannot
-        // answer a ping from inside a frame, so Deno drops it when the ping goes unanswered.
-        await placeFreed(server(), target, () =>
-          stalled.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(1024 ** 2)).toString("latin1")),
-        );
-      } finally {
-        stalled.destroy();
-      }
+      // Node and Bun refuse the frame from its header; Deno gathers it, but its sender cannot
+      // answer a ping from inside a frame, so Deno drops it when the ping goes unanswered.
+      await placeFreed(server(), target, (stalled) =>
+        stalled.write(clientFrame(0x2, 50 * 1024 ** 2, Buffer.alloc(1024 ** 2)).toString("latin1")),
+      );
     },
     (SLOT_FREED_S + 30) * 1000,
   );
@@ -273,15 +285,12 @@ export function describeVanishedSubscriber(server: () => RunningServer, target: 
   test(
     `a WebSocket subscriber that answers no ping is pinged, and loses its slot within ${SLOT_FREED_S} s at TIME_SCALE=${scale}`,
     async () => {
-      const { connection: silent, response } = await upgrade(server(), target);
-      try {
-        expect(response?.status).toBe(101);
-        // The raw connection reads, so the server sees a live TCP peer that never answers.
-        await placeFreed(server(), target);
-        expect(serverFrames(silent.received).some((frame) => frame.opcode === 0x9)).toBe(true);
-      } finally {
-        silent.destroy();
-      }
+      let silent: RawConnection | undefined;
+      // The raw connection reads, so the server sees a live TCP peer that never answers.
+      await placeFreed(server(), target, async (subject) => {
+        silent = subject;
+      });
+      expect(serverFrames(silent?.received ?? "").some((frame) => frame.opcode === 0x9)).toBe(true);
     },
     (SLOT_FREED_S + 30) * 1000,
   );
