@@ -38,7 +38,10 @@ export function describeOutbox(runtime: Runtime): void {
       await expectShown(page, initial);
       offline = true;
       for (const title of ADDED) await addWithForm(page, title);
+      // The rows settle before the next act: a double click on a row drawn again would be lost.
+      await expect.poll(() => waitingToBeAdded(page), { timeout: 30_000 }).toHaveLength(ADDED.length);
       await page.getByText("Renamed offline", { exact: true }).dblclick();
+      await page.locator("li.editing .edit-input").waitFor();
       await page.keyboard.type("Renamed while offline");
       await page.keyboard.press("Enter");
       await page.getByRole("checkbox", { name: "Toggled offline", exact: true }).click();
