@@ -8,6 +8,7 @@ import type { TaskStore } from "../store/store.ts";
 import { KEEP_ALIVE_MS } from "../time-rules.ts";
 import { follow, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
+import { batchSending } from "./socket-batches.ts";
 import type { Subscribers } from "./subscribers.ts";
 
 /** The socket's own count of bytes sent but not yet written: `bufferedAmount`, or Bun's `getBufferedAmount()`. */
@@ -54,9 +55,10 @@ export function socketFeed(
               }
             }, rules.DRAIN_POLL_MS);
           }),
-        send: (events, fresh) => {
-          for (const event of events) ws.send(frames.text(event, fresh));
+        send: (events) => {
+          for (const event of events) ws.send(frames.text(event));
         },
+        ...batchSending(ws),
         reset: () => ws.send(RESET_TEXT),
         gone: () => {
           ws.send(GONE_TEXT);
