@@ -6,6 +6,7 @@ import { runTableCase, type TableCase } from "./expect.ts";
 import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { liveCases } from "./live.ts";
+import { socketCatchUpCases } from "./socket-catch-up.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
 import { settingTableCases, storeTableCases, tableCases } from "./table.ts";
 import { taskAccessCases } from "./task-access.ts";
@@ -97,6 +98,7 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...rowCases([...storeTableCases(options), ...settingTableCases(options)]),
     ...statefulCases(),
     ...liveCases(options),
+    ...(options.sockets === true ? socketCatchUpCases() : []),
     ...idempotencyCases(options).filter(core),
     ...filterCases().filter(core),
     ...corsCases(options.corsOrigins),
