@@ -65,7 +65,7 @@ export function* backlogBatches(
     let kind: ListEvent["event"] = "delete";
     if (log.deleted[entry] === 1) {
       // A subscriber that holds nothing has nothing to delete.
-      if (after === 0 || change <= log.forgotten) continue;
+      if (after === 0) continue;
     } else {
       if (view === undefined || view.ids[index] !== id) {
         [chunk, index] = place(chunks, id);
@@ -76,8 +76,11 @@ export function* backlogBatches(
       end = taskEnd(view, index);
       kind = (view.created[index] ?? 0) > after ? "task" : "update";
     }
-    const json = kind === "delete" ? OPEN_ID.byteLength + digits(id) + 1 : end - start;
-    const payload = fixed + digits(change) + kinds[kind].byteLength + json;
+    const idDigits = kind === "delete" ? digits(id) : 0;
+    const changeDigits = digits(change);
+    const kindBytes = kinds[kind];
+    const json = kind === "delete" ? OPEN_ID.byteLength + idDigits + 1 : end - start;
+    const payload = fixed + changeDigits + kindBytes.byteLength + json;
     const size = payload + (framed ? frameHeaderBytes(payload) : 0);
     if (at + size > out.byteLength) {
       if (count > 0) {
@@ -93,11 +96,11 @@ export function* backlogBatches(
     last = change;
     if (framed) at = writeFrameHeader(out, at, payload);
     at = put(out, at, head);
-    at = writeNumber(out, at, change);
-    at = put(out, at, kinds[kind]);
+    at = writeNumber(out, at, change, changeDigits);
+    at = put(out, at, kindBytes);
     if (kind === "delete") {
       at = put(out, at, OPEN_ID);
-      at = writeNumber(out, at, id);
+      at = writeNumber(out, at, id, idDigits);
       out[at++] = CLOSE_ID;
     } else {
       at = copy(out, at, (view as ChunkView).bytes, start, end);
@@ -183,21 +186,22 @@ function copy(out: Uint8Array, at: number, bytes: Uint8Array<ArrayBuffer>, start
 }
 
 /** The number of decimal digits of a whole number. */
-export function digits(value: number): number {
+function digits(value: number): number {
   let count = 1;
-  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) count += 1;
+  // Powers of ten stay exact as doubles far past the 15 digits a change number has.
+  for (let bound = 10; value >= bound; bound *= 10) count += 1;
   return count;
 }
 
-/** Writes a whole number's decimal digits into `bytes` at `at`; returns where they end. */
-export function writeNumber(bytes: Uint8Array, at: number, value: number): number {
-  const end = at + digits(value);
+/** Writes a whole number of `count` decimal digits into `bytes` at `at`; returns where they end. */
+function writeNumber(bytes: Uint8Array, at: number, value: number, count: number): number {
   let rest = value;
-  for (let place = end - 1; place >= at; place--) {
-    bytes[place] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
+  for (let place = at + count - 1; place >= at; place--) {
+    const next = Math.floor(rest / 10);
+    bytes[place] = 0x30 + rest - next * 10;
+    rest = next;
   }
-  return end;
+  return at + count;
 }
 
 function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
