@@ -144,12 +144,12 @@ function batch(out: Uint8Array<ArrayBuffer>, end: number, count: number, last: n
 }
 
 /** Bytes of the header of a WebSocket frame that carries `payload` bytes. */
-export function frameHeaderBytes(payload: number): number {
+function frameHeaderBytes(payload: number): number {
   return payload < 126 ? 2 : payload < 0x10000 ? 4 : 10;
 }
 
 /** Writes the header of a final, unmasked text frame of `payload` bytes; returns where the payload goes. */
-export function writeFrameHeader(out: Uint8Array, at: number, payload: number): number {
+function writeFrameHeader(out: Uint8Array, at: number, payload: number): number {
   out[at] = 0x81;
   if (payload < 126) {
     out[at + 1] = payload;
