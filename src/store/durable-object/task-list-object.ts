@@ -4,7 +4,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
-import { freshDirectory, type ListRecord } from "../../list/list-directory.ts";
+import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND } from "../../messages.ts";
@@ -78,7 +78,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   create(record: ListRecord): ListState {
     if (this.#state.state === "live" && this.#state.version === record.version) return this.#state;
     const row = this.#sqlite.row();
-    const resume = { highestId: row?.highestId ?? 0, change: row?.change ?? 0 };
+    const resume = row === undefined ? { highestId: 0, change: 0 } : madeAgain(row);
     this.#db.transaction(() => this.#sqlite.create(record, 0, resume));
     this.#state = this.#loaded();
     return this.#state;
