@@ -1,7 +1,11 @@
 // The service's documents: /openapi.json, derived from the whole route table, and the home page
 // for people at the base path itself.
+import type { Context } from "hono";
 import { conditionalResponse } from "../http/conditional.ts";
+import { wantsPage } from "../http/page-requests.ts";
+import { type AppEnv, respond } from "../http/request-context.ts";
 import { homePage } from "../pages/home.ts";
+import { DELETED_HTML, NOT_FOUND_HTML } from "../pages/missing-pages.generated.ts";
 import { type Operation, openApiDocument } from "../pages/openapi.ts";
 import { header, json, parameter, response } from "../pages/openapi-parts.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, type ListScope, requireList } from "./list-scope.ts";
@@ -72,7 +76,8 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
   };
   const pageHandler = home.methods.GET?.handler;
   if (pageHandler === undefined) throw new Error("The home page serves GET");
-  // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once.
+  // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once, as
+  // a small page of its own for a browser, as JSON for an API client.
   const listPage: Route = {
     ...home,
     paths: [`${LIST_PATH}/`],
@@ -82,7 +87,10 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       GET: {
         ...home.methods.GET,
         handler: async (c) => {
-          requireList(await named.storeOf(c).read());
+          const read = await named.storeOf(c).read();
+          const state = read.list?.state;
+          if ((state === "gone" || state === "not-found") && wantsPage(c)) return missingPage(c, state);
+          requireList(read);
           return pageHandler(c);
         },
       },
@@ -95,6 +103,33 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
     tag: fnv1a(bytes),
   };
   return [openApi, home, listPage];
+}
+
+const encoder = new TextEncoder();
+const MISSING_PAGES = {
+  "not-found": { status: 404, bytes: encoder.encode(NOT_FOUND_HTML) },
+  gone: { status: 410, bytes: encoder.encode(DELETED_HTML) },
+} as const;
+/** The missing pages hold no script, style or image: their policy allows nothing to load. */
+const MISSING_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** A browser's page for a list never created (404) or deleted (410), with a link home. */
+function missingPage(c: Context<AppEnv>, state: keyof typeof MISSING_PAGES): Response {
+  const { status, bytes } = MISSING_PAGES[state];
+  const body = c.req.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>);
+  return respond(
+    c,
+    status,
+    body,
+    {
+      "Content-Type": HTML_TYPE,
+      "Content-Length": String(bytes.byteLength),
+      "Cache-Control": "no-cache",
+      "Content-Security-Policy": MISSING_POLICY,
+      Vary: "Accept",
+    },
+    bytes.byteLength,
+  );
 }
 
 /** The GET of a fixed resource. */
