@@ -124,6 +124,7 @@ export function describeTodoMvc(runtime: Runtime): void {
       await expectShown(other, await serverTasks(list()));
 
       await page.getByRole("button", { name: "Edit Call grandma", exact: true }).click();
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.press("Backspace");
       await page.keyboard.press("Enter");
       await expect.poll(titleOf, { timeout: 30_000 }).toBe(undefined);
