@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { conditionalResponse } from "../http/conditional.ts";
 import { wantsPage } from "../http/page-requests.ts";
 import { type AppEnv, respond } from "../http/request-context.ts";
-import { homePage } from "../pages/home.ts";
+import { homePage, serviceWorker } from "../pages/home.ts";
 import { DELETED_HTML, NOT_FOUND_HTML } from "../pages/missing-pages.generated.ts";
 import { type Operation, openApiDocument } from "../pages/openapi.ts";
 import { header, json, parameter, response } from "../pages/openapi-parts.ts";
@@ -12,6 +12,7 @@ import { LIST_NAME_PARAMETER, LIST_PATH, type ListScope, requireList } from "./l
 import type { Route, RouteContext } from "./route.ts";
 
 const HTML_TYPE = "text/html; charset=utf-8";
+const JS_TYPE = "text/javascript; charset=utf-8";
 
 /**
  * GET and HEAD of the OpenAPI document of `routes` and these, of the home page, and of a named
@@ -96,13 +97,55 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       },
     },
   } as Route;
+  const worker = serviceWorkerRoute(config.basePath);
   // The document describes the whole table, these routes included.
-  const bytes = new TextEncoder().encode(JSON.stringify(openApiDocument(config, [...routes, openApi, home])));
+  const bytes = new TextEncoder().encode(JSON.stringify(openApiDocument(config, [...routes, openApi, home, worker])));
   const document = {
     body: { parts: [bytes as Uint8Array<ArrayBuffer>], byteLength: bytes.byteLength },
     tag: fnv1a(bytes),
   };
-  return [openApi, home, listPage];
+  return [openApi, home, listPage, worker];
+}
+
+/**
+ * The home page's service worker, beside it, so that a page reloaded offline shows as last loaded.
+ * It may be given the base path itself as its scope, which the page without its trailing slash is in.
+ */
+function serviceWorkerRoute(basePath: string): Route {
+  const script = serviceWorker();
+  const headers = () => ({
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": script.policy,
+    "Service-Worker-Allowed": basePath === "" ? "/" : basePath,
+  });
+  return {
+    paths: ["/service-worker.js"],
+    tag: "documents",
+    cors: false,
+    methods: {
+      GET: {
+        access: "public",
+        operation: fixed(
+          "getServiceWorker",
+          "The home page's service worker",
+          "A script the home page registers: it keeps the page's own document, network first, so that a reload without a network shows the page as last loaded. It keeps no answer of the API. Anyone may read it.",
+          {
+            ETag: header("ETag"),
+            "Cache-Control": header("CacheControl"),
+            "Content-Security-Policy": header("ContentSecurityPolicy"),
+            "Service-Worker-Allowed": {
+              description: "The widest scope the worker may be registered for: the base path",
+              required: true,
+              schema: { type: "string" },
+            },
+          },
+          { "text/javascript": { schema: { type: "string" } } },
+        ),
+        head: { operationId: "headServiceWorker", summary: "What GET returns, without the body" },
+        handler: (c) => conditionalResponse(c, script.version, () => script.body, headers(), JS_TYPE),
+      },
+    },
+  };
 }
 
 const encoder = new TextEncoder();
