@@ -5,6 +5,7 @@ import { emptyHeaderCases } from "./empty-headers.ts";
 import { runTableCase, type TableCase } from "./expect.ts";
 import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
+import { listGoneCases } from "./list-gone.ts";
 import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
 import { settingTableCases, storeTableCases, tableCases } from "./table.ts";
@@ -53,6 +54,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...titleCases(),
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
+    ...listGoneCases(options.sockets === true),
     ...taskAccessCases(options),
   ];
 }
@@ -73,6 +75,7 @@ export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] 
     ...filterCases(),
     ...taskChangeCases(),
     ...taskEventCases(options.sockets === true),
+    ...listGoneCases(options.sockets === true),
   ];
 }
 
@@ -104,6 +107,7 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...taskChangeCases(),
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
+    ...listGoneCases(options.sockets === true),
     ...taskAccessCases(options),
   ];
 }

@@ -15,6 +15,14 @@ function queued(ws: WebSocket): number {
   return ws.bufferedAmount ?? 0;
 }
 
+/**
+ * How long a socket of a deleted list has to answer the object's close before its connection is
+ * ended anyway (RFC 6455 §7.1.1 lets a server close the connection once it has sent its close).
+ */
+const CLOSE_REPLY_MS = 5000;
+/** Why the object of a deleted list resets itself, as the platform logs it. */
+const LET_GO_REASON = "The list was deleted: the object resets to end its subscribers' connections";
+
 /** What the object keeps with each subscriber's socket, across hibernation. */
 interface Follower {
   /** The change number of the last event sent to it. */
@@ -67,13 +75,39 @@ export class ListSockets {
     }
   }
 
-  /** Tells every socket its list was deleted, and closes it. */
+  /**
+   * Tells every socket its list was deleted, and closes it; the object lets go of their connections
+   * once each has answered the close, or after {@link CLOSE_REPLY_MS} (see {@link #letGo}).
+   */
   gone(): void {
-    for (const ws of this.#ctx.getWebSockets()) {
+    const sockets = this.#ctx.getWebSockets();
+    for (const ws of sockets) {
       this.#catchingUp.delete(ws);
       if (ws.readyState !== WebSocket.OPEN) continue;
       ws.send(GONE_TEXT);
       ws.close(rules.NORMAL_CLOSURE, LIST_DELETED);
+    }
+    if (sockets.length > 0) setTimeout(() => this.#letGo(), CLOSE_REPLY_MS);
+  }
+
+  /** A socket's close was answered: once every socket of a deleted list has answered, they are let go of. */
+  closed(): void {
+    if (this.#ctx.getWebSockets().every((ws) => ws.readyState === WebSocket.CLOSED)) this.#letGo();
+  }
+
+  /**
+   * Ends the connections of a deleted list's sockets by resetting the object. workerd keeps the
+   * connection of a socket whose close the object started, even once the close is answered, until
+   * the isolate collects the socket or the object leaves memory (10 s after its last request), and
+   * no call on the socket ends it sooner: the subscriber's stream would stay open that long. A list
+   * made again meanwhile keeps its object and its sockets.
+   */
+  #letGo(): void {
+    if (this.#list() !== undefined) return;
+    try {
+      this.#ctx.abort(LET_GO_REASON);
+    } catch {
+      // abort() throws to stop its caller: this one has nothing left to do.
     }
   }
 
