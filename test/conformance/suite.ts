@@ -54,7 +54,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...titleCases(),
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
-    ...listGoneCases(options.sockets === true),
+    ...listGoneCases(options),
     ...taskAccessCases(options),
   ];
 }
@@ -75,7 +75,7 @@ export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] 
     ...filterCases(),
     ...taskChangeCases(),
     ...taskEventCases(options.sockets === true),
-    ...listGoneCases(options.sockets === true),
+    ...listGoneCases(options),
   ];
 }
 
@@ -107,7 +107,7 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...taskChangeCases(),
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
-    ...listGoneCases(options.sockets === true),
+    ...listGoneCases(options),
     ...taskAccessCases(options),
   ];
 }
