@@ -5,6 +5,7 @@ import { emptyHeaderCases } from "./empty-headers.ts";
 import { runTableCase, type TableCase } from "./expect.ts";
 import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
+import { listGoneCases } from "./list-gone.ts";
 import { listMadeAgainCases } from "./list-made-again.ts";
 import { liveCases } from "./live.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
@@ -55,6 +56,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
     ...listMadeAgainCases(options),
+    ...listGoneCases(options),
     ...taskAccessCases(options),
   ];
 }
@@ -76,6 +78,7 @@ export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] 
     ...taskChangeCases(),
     ...taskEventCases(options.sockets === true),
     ...listMadeAgainCases(options),
+    ...listGoneCases(options),
   ];
 }
 
@@ -108,6 +111,7 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
     ...listMadeAgainCases(options),
+    ...listGoneCases(options),
     ...taskAccessCases(options),
   ];
 }

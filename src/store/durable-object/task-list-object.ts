@@ -205,6 +205,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   override webSocketClose(ws: WebSocket, code: number): void {
     // The Hibernation API leaves the reply to the subscriber's close to the object.
     ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code);
+    if (this.#list === undefined) this.#sockets.closed();
   }
 
   override webSocketError(ws: WebSocket): void {
