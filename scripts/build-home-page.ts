@@ -31,6 +31,10 @@ export function buildHomePage(): string {
     SCRIPT_LINK,
     `<script type="module">${script}</script>`,
   );
+  // The worker is a script of its own, at a path of its own: served as it is written.
+  const worker = readFileSync(new URL("service-worker.js", HOME), "utf8");
+  if (!JS_HEADER.test(worker))
+    throw new Error("src/pages/home/service-worker.js must open with a comment line saying what it is");
   return `// The home page as served, built by scripts/build-home-page.ts from src/pages/home/: run npm run build:page after changing them.
 
 /** The page: src/pages/home/index.html, with home.css and home.js inline. */
@@ -44,6 +48,12 @@ export const STYLE_HASH = "${sha256(style)}";
 
 /** The SHA-256 of the whole page, in base64: its version. */
 export const HTML_HASH = "${sha256(html)}";
+
+/** The page's service worker: src/pages/home/service-worker.js as it is, served beside the page. */
+export const SERVICE_WORKER = ${JSON.stringify(worker)};
+
+/** The SHA-256 of the service worker, in base64: its version. */
+export const SERVICE_WORKER_HASH = "${sha256(worker)}";
 `;
 }
 

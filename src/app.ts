@@ -119,7 +119,7 @@ export function createApp({
       const endpoint = each.methods[method];
       if (endpoint === undefined) continue;
       const guard = endpoint.access === "public" ? undefined : guards[endpoint.access];
-      route(method, paths, [withCors, guard], endpoint.handler);
+      route(method, paths, [withCors, endpoint.beforeAccess, guard], endpoint.handler);
     }
   }
 

@@ -104,6 +104,14 @@ export function freshDirectory(instance: string): DirectoryState {
 const START: Continuation = { highestId: 0, change: 0 };
 
 /**
+ * Where a deleted list made again starts: its making is a change of its own, one past the last
+ * change the old list gave, so that every cursor the old list gave, its last included, is reset.
+ */
+export function madeAgain(stopped: Continuation): Continuation {
+  return { highestId: stopped.highestId, change: stopped.change + 1 };
+}
+
+/**
  * The directory held in memory, and every decision on it, each made and applied in one
  * synchronous step: a store calls it inside the one atomic step that persists what it returns.
  */
@@ -209,7 +217,8 @@ export class ListDirectory {
 
   #create(name: string, title: string, { maxLists }: DirectoryLimits): ListResult {
     if (this.#lists.size >= maxLists) return { outcome: "full", maxLists };
-    const resume = this.#deleted.get(name) ?? START;
+    const stopped = this.#deleted.get(name);
+    const resume = stopped === undefined ? START : madeAgain(stopped);
     this.#deleted.delete(name);
     this.#change += 1;
     const list = { name, title, version: `${this.#instance}-l${this.#change}` };

@@ -46,15 +46,7 @@ export function socketFeed(
       if (leave === undefined) return ws.close(rules.TRY_AGAIN_LATER, TOO_MANY_SUBSCRIBERS);
       const sink: Sink = {
         full: () => buffered(ws) >= rules.SOCKET_MARK_BYTES,
-        drained: (signal) =>
-          new Promise((done) => {
-            const timer = setInterval(() => {
-              if (signal.aborted || buffered(ws) < rules.SOCKET_MARK_BYTES) {
-                clearInterval(timer);
-                done();
-              }
-            }, rules.DRAIN_POLL_MS);
-          }),
+        drained: (signal) => rules.drained(() => buffered(ws), signal),
         send: (events) => {
           for (const event of events) ws.send(frames.text(event));
         },

@@ -1,6 +1,13 @@
 // The home page for people: one constant document, with the list kept current while it is open.
 import type { BodyParts } from "../http/request-context.ts";
-import { HTML, HTML_HASH, SCRIPT_HASH, STYLE_HASH } from "./home-page.generated.ts";
+import {
+  HTML,
+  HTML_HASH,
+  SCRIPT_HASH,
+  SERVICE_WORKER,
+  SERVICE_WORKER_HASH,
+  STYLE_HASH,
+} from "./home-page.generated.ts";
 
 // The page is written as files in src/pages/home/ and served from the module built from them
 // (`npm run build:page`), so that no runtime needs a build step. It has no path of its own for
@@ -18,11 +25,14 @@ const POLICY = [
   `script-src 'sha256-${SCRIPT_HASH}'`,
   `style-src 'sha256-${STYLE_HASH}'`,
   "connect-src 'self'",
+  // The page's service worker, beside it: a reload offline shows the page as last loaded.
+  "worker-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
   "require-trusted-types-for 'script'",
-  "trusted-types 'none'",
+  // One policy, which makes a script URL of the service worker's address and of nothing else.
+  "trusted-types service-worker",
 ].join("; ");
 
 const bytes = new TextEncoder().encode(HTML) as Uint8Array<ArrayBuffer>;
@@ -31,4 +41,18 @@ const PAGE: HomePage = { body: { parts: [bytes], byteLength: bytes.byteLength },
 /** The home page: the same page, built when this module loads, on every call. */
 export function homePage(): () => HomePage {
   return () => PAGE;
+}
+
+// The worker fetches the page it keeps, from its own origin, and nothing else.
+const WORKER_POLICY = "default-src 'none'; connect-src 'self'";
+const workerBytes = new TextEncoder().encode(SERVICE_WORKER) as Uint8Array<ArrayBuffer>;
+const WORKER: HomePage = {
+  body: { parts: [workerBytes], byteLength: workerBytes.byteLength },
+  version: SERVICE_WORKER_HASH,
+  policy: WORKER_POLICY,
+};
+
+/** The home page's service worker, as it is served: its bytes, their hash as its version, and its own policy. */
+export function serviceWorker(): HomePage {
+  return WORKER;
 }

@@ -159,6 +159,16 @@ export function components(config: AppConfig): Json {
         required: true,
         schema: { type: "string", pattern: "/lists/[a-z0-9-]+$" },
       },
+      PageLocation: {
+        description: "The list's page: its path under the base path, with a trailing slash",
+        required: true,
+        schema: { type: "string", pattern: "/lists/[a-z0-9-]+/$" },
+      },
+      VaryAccept: {
+        description: "The answer depends on Accept: a browser gets another than an API client",
+        required: true,
+        schema: { const: "Accept" },
+      },
       IdempotentReplayed: {
         description: "true when the response is the task an earlier request with the same Idempotency-Key created",
         required: false,

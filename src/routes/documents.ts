@@ -1,13 +1,18 @@
 // The service's documents: /openapi.json, derived from the whole route table, and the home page
 // for people at the base path itself.
+import type { Context } from "hono";
 import { conditionalResponse } from "../http/conditional.ts";
-import { homePage } from "../pages/home.ts";
+import { wantsPage } from "../http/page-requests.ts";
+import { type AppEnv, respond } from "../http/request-context.ts";
+import { homePage, serviceWorker } from "../pages/home.ts";
+import { DELETED_HTML, NOT_FOUND_HTML } from "../pages/missing-pages.generated.ts";
 import { type Operation, openApiDocument } from "../pages/openapi.ts";
 import { header, json, parameter, response } from "../pages/openapi-parts.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, type ListScope, requireList } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 const HTML_TYPE = "text/html; charset=utf-8";
+const JS_TYPE = "text/javascript; charset=utf-8";
 
 /**
  * GET and HEAD of the OpenAPI document of `routes` and these, of the home page, and of a named
@@ -72,7 +77,8 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
   };
   const pageHandler = home.methods.GET?.handler;
   if (pageHandler === undefined) throw new Error("The home page serves GET");
-  // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once.
+  // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once, as
+  // a small page of its own for a browser, as JSON for an API client.
   const listPage: Route = {
     ...home,
     paths: [`${LIST_PATH}/`],
@@ -82,19 +88,91 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       GET: {
         ...home.methods.GET,
         handler: async (c) => {
-          requireList(await named.storeOf(c).read());
+          const read = await named.storeOf(c).read();
+          const state = read.list?.state;
+          if ((state === "gone" || state === "not-found") && wantsPage(c)) return missingPage(c, state);
+          requireList(read);
           return pageHandler(c);
         },
       },
     },
   } as Route;
+  const worker = serviceWorkerRoute(config.basePath);
   // The document describes the whole table, these routes included.
-  const bytes = new TextEncoder().encode(JSON.stringify(openApiDocument(config, [...routes, openApi, home])));
+  const bytes = new TextEncoder().encode(JSON.stringify(openApiDocument(config, [...routes, openApi, home, worker])));
   const document = {
     body: { parts: [bytes as Uint8Array<ArrayBuffer>], byteLength: bytes.byteLength },
     tag: fnv1a(bytes),
   };
-  return [openApi, home, listPage];
+  return [openApi, home, listPage, worker];
+}
+
+/**
+ * The home page's service worker, beside it, so that a page reloaded offline shows as last loaded.
+ * It may be given the base path itself as its scope, which the page without its trailing slash is in.
+ */
+function serviceWorkerRoute(basePath: string): Route {
+  const script = serviceWorker();
+  const headers = () => ({
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": script.policy,
+    "Service-Worker-Allowed": basePath === "" ? "/" : basePath,
+  });
+  return {
+    paths: ["/service-worker.js"],
+    tag: "documents",
+    cors: false,
+    methods: {
+      GET: {
+        access: "public",
+        operation: fixed(
+          "getServiceWorker",
+          "The home page's service worker",
+          "A script the home page registers: it keeps the page's own document, network first, so that a reload without a network shows the page as last loaded. It keeps no answer of the API. Anyone may read it.",
+          {
+            ETag: header("ETag"),
+            "Cache-Control": header("CacheControl"),
+            "Content-Security-Policy": header("ContentSecurityPolicy"),
+            "Service-Worker-Allowed": {
+              description: "The widest scope the worker may be registered for: the base path",
+              required: true,
+              schema: { type: "string" },
+            },
+          },
+          { "text/javascript": { schema: { type: "string" } } },
+        ),
+        head: { operationId: "headServiceWorker", summary: "What GET returns, without the body" },
+        handler: (c) => conditionalResponse(c, script.version, () => script.body, headers(), JS_TYPE),
+      },
+    },
+  };
+}
+
+const encoder = new TextEncoder();
+const MISSING_PAGES = {
+  "not-found": { status: 404, bytes: encoder.encode(NOT_FOUND_HTML) },
+  gone: { status: 410, bytes: encoder.encode(DELETED_HTML) },
+} as const;
+/** The missing pages hold no script, style or image: their policy allows nothing to load. */
+const MISSING_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** A browser's page for a list never created (404) or deleted (410), with a link home. */
+function missingPage(c: Context<AppEnv>, state: keyof typeof MISSING_PAGES): Response {
+  const { status, bytes } = MISSING_PAGES[state];
+  const body = c.req.method === "HEAD" ? null : (bytes as Uint8Array<ArrayBuffer>);
+  return respond(
+    c,
+    status,
+    body,
+    {
+      "Content-Type": HTML_TYPE,
+      "Content-Length": String(bytes.byteLength),
+      "Cache-Control": "no-cache",
+      "Content-Security-Policy": MISSING_POLICY,
+      Vary: "Accept",
+    },
+    bytes.byteLength,
+  );
 }
 
 /** The GET of a fixed resource. */

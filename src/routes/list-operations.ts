@@ -72,6 +72,11 @@ export function listOperations(config: AppConfig) {
           headers: { ETag: header("ETag"), "Cache-Control": header("CacheControl") },
           content: LIST,
         },
+        "302": {
+          description:
+            "A browser (an Accept that prefers text/html) is sent to the list's page, whatever the list and the token",
+          headers: { Location: header("PageLocation"), Vary: header("VaryAccept") },
+        },
         "304": response("NotModified"),
         ...(operationId === "getList" ? { ...MISSING, ...GONE } : {}),
         "503": response("StoreUnavailable"),

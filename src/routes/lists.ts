@@ -1,10 +1,11 @@
 // The lists: GET /lists enumerates them and POST creates one with a random name; /lists/{name} is
 // one list, read, created or retitled with PUT, retitled with PATCH and deleted with DELETE.
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { apiError } from "../errors.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
 import { createOnly, listIfMatchOf, toListTitle } from "../http/list-body.ts";
+import { wantsPage } from "../http/page-requests.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, type AppHandler, jsonResponse, respond } from "../http/request-context.ts";
 import { requireMergePatchType } from "../http/task-patch.ts";
@@ -127,6 +128,13 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
     return written(c, await lists.patch(name, title, ifMatch));
   };
 
+  // A browser at the list's path gets its page, whatever the list and the token: where that
+  // sends it tells nothing. 302, not cached for good: the same path serves JSON to API clients.
+  const toListPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (!wantsPage(c)) return next();
+    return respond(c, 302, null, { Location: `${config.basePath}/lists/${nameOf(c)}/`, Vary: "Accept" });
+  };
+
   const directory: Route = {
     paths: ["/lists"],
     tag: "lists",
@@ -170,7 +178,12 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
     tag: "lists",
     cors: true,
     methods: {
-      GET: { access: "read", ...(withDelete ? operations.get : operations.getDefault), handler: getList },
+      GET: {
+        access: "read",
+        ...(withDelete ? operations.get : operations.getDefault),
+        beforeAccess: toListPage,
+        handler: getList,
+      },
       PUT: { access: "write", operation: withDelete ? operations.put : operations.putDefault, handler: putList },
       PATCH: {
         access: "write",

@@ -1,9 +1,10 @@
 // What a route is: its paths, and for each method it serves the handler and the OpenAPI operation
 // together. The app mounts the table, and the document, every 405 and every Allow come from it.
+import type { MiddlewareHandler } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "../config.ts";
 import type { Sha256 } from "../http/idempotency.ts";
-import type { AppHandler } from "../http/request-context.ts";
+import type { AppEnv, AppHandler } from "../http/request-context.ts";
 import type { LogSink } from "../http/request-log.ts";
 import type { DocumentedRoute, Endpoint } from "../pages/openapi.ts";
 import type { TaskLists } from "../store/store.ts";
@@ -11,6 +12,8 @@ import type { TaskLists } from "../store/store.ts";
 /** One method of a route: who may call it, how the document describes it, and what handles it. */
 export interface HandledEndpoint extends Endpoint {
   readonly handler: AppHandler;
+  /** What answers before the token check, when it answers: a browser sent to a list's page. */
+  readonly beforeAccess?: MiddlewareHandler<AppEnv>;
 }
 
 /** One row of the route table. */

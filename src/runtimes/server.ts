@@ -5,7 +5,7 @@ import { type AppOptions, createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
-import { openServerStore } from "../store/kinds.ts";
+import { openServerStore, whereListsLive } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
 import type { TimeRules } from "../time-rules.ts";
 
@@ -51,6 +51,7 @@ export async function createServerApp(
     if (shown) (level === "error" ? logSink.error : logSink.log).call(logSink, logEvent(level, message));
   };
   const lists = await openServerStore(env, { openSqlite, log });
+  log("info", whereListsLive(env, "onServer"));
   const closing = new AbortController();
   const app = createApp({ lists, config, logSink, closing: closing.signal, sha256, ...runtime });
   const stop = async (closeServer: () => Promise<unknown>) => {

@@ -2,7 +2,7 @@
 import { createApp, type TaskApp } from "../app.ts";
 import { type EnvRecord, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
 import { DurableLists } from "../store/durable-object/durable-lists.ts";
-import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
+import { openWorkerStore, type WorkerHost, whereListsLive } from "../store/kinds.ts";
 import { upgradeWebSocket } from "./worker-sockets.ts";
 
 /**
@@ -13,6 +13,9 @@ import { upgradeWebSocket } from "./worker-sockets.ts";
 export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<TaskApp> {
   const config = parseAppConfig(env, WORKERS_PLATFORM);
   const lists = await openWorkerStore(env, host);
+  // Once per isolate, so `npm start` and a deployment's log say where the lists live. Plain text:
+  // an isolate's clock reads 1970 until a request comes, so a JSON log line's time would mislead.
+  if (["info", "debug"].includes(config.logLevel)) console.log(whereListsLive(env, "onWorker"));
   // With Durable Objects, WebSocket subscribers connect to their list's object, which holds them
   // through hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
   const openSocket =

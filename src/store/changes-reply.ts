@@ -19,8 +19,10 @@ export function changesReply(
   maxBytes: number,
 ): ListChanges {
   const folded = version.eventsAfter(asked === instance ? after : 0);
-  const from = asked !== instance || folded.reset ? 0 : after;
-  const every = from > 0 ? version.changesAfter(from) : undefined;
+  const followed = asked === instance && !folded.reset;
+  const from = followed ? after : 0;
+  // From the list's change 0 too: a copy of it made while it was empty must hear of each change.
+  const every = followed ? version.changesAfter(from) : undefined;
   const rows: ChangedRow[] = [];
   let size = 0;
   let through = version.change;

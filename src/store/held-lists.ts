@@ -18,6 +18,7 @@ import type { NewTask } from "../list/task.ts";
 import type { HeldListStore } from "./held-store.ts";
 import { missingRead, StatedVersion } from "./list-read.ts";
 import { MemoryStore } from "./memory.ts";
+import { newInstance } from "./new-history.ts";
 import type * as seam from "./store.ts";
 
 /** Where the lists are kept beside memory: the memory store keeps them nowhere else. */
@@ -130,7 +131,7 @@ export class HeldLists implements seam.TaskLists {
   /** Made on first use: its random instance sets its versions apart, and Workers refuse random values at start-up. */
   #opened(): ListDirectory {
     if (this.#directory === undefined) {
-      this.#directory = new ListDirectory(this.#keeping.directory() ?? freshDirectory(crypto.randomUUID().slice(0, 8)));
+      this.#directory = new ListDirectory(this.#keeping.directory() ?? freshDirectory(newInstance()));
       for (const list of this.#directory.lists) {
         if (this.#lists.get(list.name)?.live === true) continue;
         this.#lists.set(list.name, new OneOfMany(list, this.#keeping.list(list.name), this.#pollMs));

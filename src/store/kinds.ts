@@ -32,6 +32,8 @@ interface StoreKind {
   readonly settings: readonly string[];
   /** Where the list is kept, for the refusal of a setting that belongs to this store. */
   readonly keeps: (env: EnvRecord) => string;
+  /** What a start says of where the lists live, what they survive, and how to keep them if they do not. */
+  readonly lasts: (env: EnvRecord, where: Where) => string;
   /** Settings of this store a Worker does not read, and what to do instead. */
   readonly notOnWorkers?: Readonly<Record<string, string>>;
   /** How a server opens it; absent where a server cannot hold it. */
@@ -53,6 +55,10 @@ const KINDS = {
   memory: {
     settings: [],
     keeps: () => "in memory",
+    lasts: (_env, where) =>
+      where === "onWorker"
+        ? "Lists are kept in this isolate's memory and lost when it stops: run with --env durable (npm start -- --env durable, npm run deploy) to keep them"
+        : "Lists are kept in this process's memory and lost when it stops: set TASK_STORE=sqlite or TASK_STORE=postgres to keep them",
     onServer: async () => new HeldLists(),
     // On Workers one request may not wake another, so a waiting reader looks again on its own timer.
     onWorker: async () => new HeldLists({ pollMs: WORKER_MEMORY_POLL_MS }),
@@ -60,12 +66,15 @@ const KINDS = {
   sqlite: {
     settings: ["SQLITE_PATH"],
     keeps: (env) => `in ${JSON.stringify(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH)}`,
+    lasts: (env) =>
+      `Lists are kept in the SQLite file ${JSON.stringify(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH)}, across restarts`,
     notOnWorkers: { SQLITE_PATH: "set TASK_STORE=durable to keep the list in the Durable Object's SQLite" },
     onServer: async (env, host) => openSqliteStore(read(env, "SQLITE_PATH") ?? DEFAULT_SQLITE_PATH, host),
   },
   durable: {
     settings: [],
     keeps: () => "in the Durable Object",
+    lasts: () => "Lists are kept in Durable Objects, one per list, across restarts and deploys",
     onWorker: async (_env, host) => {
       const namespace = host.bindings.TASK_LIST;
       if (namespace === undefined) {
@@ -85,6 +94,7 @@ const KINDS = {
   postgres: {
     settings: ["DATABASE_URL", "DATABASE_SCHEMA", "DATABASE_POOL_SIZE"],
     keeps: () => "in PostgreSQL",
+    lasts: (env) => `Lists are kept in PostgreSQL, in the schema ${parsePostgresSchema(env)}, across restarts`,
     notOnWorkers: {
       DATABASE_URL: "the database is reached through the TASK_DB Hyperdrive binding, so bind TASK_DB",
       DATABASE_POOL_SIZE: "Hyperdrive pools the connections",
@@ -106,7 +116,8 @@ const KINDS = {
 } as const satisfies Record<string, StoreKind>;
 
 type KindName = keyof typeof KINDS;
-type Where = "onServer" | "onWorker";
+/** Where the store is opened: on a Node, Bun or Deno server, or on Workers. */
+export type Where = "onServer" | "onWorker";
 
 /**
  * Opens the lists of the store TASK_STORE names for a Node, Bun or Deno server. A SQLite file is opened and a
@@ -127,6 +138,14 @@ export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise
   const open = (KINDS[chooseKind(env, "onWorker")] as StoreKind).onWorker;
   if (open === undefined) throw new Error("chooseKind returned a store Workers cannot open");
   return open(env, host);
+}
+
+/**
+ * One line for the start to say where the lists of the store TASK_STORE names live, what they
+ * survive and, for memory, how to keep them; `env` must have been accepted by the store's opening.
+ */
+export function whereListsLive(env: EnvRecord, where: Where): string {
+  return (KINDS[chooseKind(env, where)] as StoreKind).lasts(env, where);
 }
 
 /**

@@ -4,11 +4,12 @@ import { HeldList } from "../list/held-list.ts";
 import type { Continuation } from "../list/list-directory.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import { HeldListStore } from "./held-store.ts";
+import { newInstance } from "./new-history.ts";
 
 /**
  * One list in this isolate's or process's memory, starting from the initial tasks. Reads are
- * synchronous, so a GET makes no promise. Its random instance id tells this list apart from other
- * isolates' lists of the same length.
+ * synchronous, so a GET makes no promise. Its random instance id (64 bits, as every store's) tells this
+ * list apart from other isolates' lists of the same length.
  */
 export class MemoryStore extends HeldListStore {
   /**
@@ -22,6 +23,6 @@ export class MemoryStore extends HeldListStore {
       after === undefined
         ? INITIAL_TASKS
         : { tasks: [], deletions: [], change: after.change, highestId: after.highestId, forgotten: after.change };
-    super(() => new HeldList(new EncodedList(crypto.randomUUID().slice(0, 8), tasks)), undefined, options);
+    super(() => new HeldList(new EncodedList(newInstance(), tasks)), undefined, options);
   }
 }

@@ -33,7 +33,10 @@ export interface ListChanges {
   readonly highestId: number;
   /** The change number of the last deletion the list forgot, or 0. */
   readonly forgotten: number;
-  /** The change the reply follows: the reader's, or 0 when it must start again from nothing. */
+  /**
+   * The change the reply follows: the reader's, or 0 when it must start again from nothing. After a
+   * reader's change 0, a journal follows it; any other reply starts from nothing.
+   */
   readonly after: number;
   /** The last change the reply covers: the list's, or less when it stopped at about {@link CHANGES_CHUNK_BYTES}. */
   readonly through: number;
@@ -112,13 +115,15 @@ export class ListMirror {
     let instance = fromNothing ? undefined : this.#instance;
     let after = instance === undefined ? 0 : base.change;
     let reply: ListChanges;
-    // A reply after change 0 is the whole list, as from nothing: no deletion of it is told.
-    let fresh = instance === undefined || after === 0;
+    let fresh = instance === undefined;
     const received: CopiedChange[] = [];
     let every = true;
     do {
       reply = await changes(instance, after);
-      if (reply.instance !== instance || reply.after !== after) {
+      // A reply after change 0 that is not a journal is the whole list, as from nothing: no deletion
+      // of it is told. A journal is every change since the list was empty, which the subscribers
+      // that read it empty must each get.
+      if (reply.instance !== instance || reply.after !== after || (reply.after === 0 && !reply.journal)) {
         fresh = true;
         received.length = 0;
       }

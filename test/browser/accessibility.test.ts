@@ -1,36 +1,8 @@
 // axe-core run in the home page in Chromium: no violation empty, with tasks, editing, filtered, dark, offering Undo, with writes waiting, on a named list's page, with its deletion shown.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
+import { violations } from "./axe.ts";
 import { addFromElsewhere, expectShown, newTaskField, patchFromElsewhere, serverTasks, useBrowser } from "./browser.ts";
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** A violation axe found: its rule and the elements it found it on. */
-interface Violation {
-  readonly id: string;
-  readonly help: string;
-  readonly targets: string[];
-}
-
-/**
- * Runs axe-core in the page. The page's policy allows no script but its own, so axe is evaluated
- * through the DevTools protocol, as the page's own scripts never could.
- */
-async function violations(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: unknown[] }> } }).axe;
-    const { violations: found } = await axe.run(document);
-    return (found as { id: string; help: string; nodes: { target: string[] }[] }[]).map((violation) => ({
-      id: violation.id,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(" ")),
-    }));
-  });
-}
 
 describe("the home page, checked by axe-core", () => {
   const server = useServer("node", {});
@@ -105,6 +77,8 @@ describe("the home page, checked by axe-core", () => {
     await page.getByText(/^The service cannot be reached/).waitFor({ state: "hidden", timeout: 30_000 });
 
     await page.getByText("Renamed elsewhere", { exact: true }).dblclick();
+    // The caret is at the end of the title: selecting all of it makes the typing replace it.
+    await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type("Renamed here");
     const renamed = (await serverTasks(list())).find((task) => task.title === "Renamed elsewhere");
     expect((await patchFromElsewhere(`${list()}/${renamed?.id}`, { title: "Renamed twice" })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { describeHomePage } from "./home-page.ts";
 import { describeLongTitles } from "./long-titles.ts";
+import { describeOffline } from "./offline.ts";
 import { describeOutbox } from "./outbox.ts";
 import { describeTaskControls } from "./task-controls.ts";
 import { describeTodoMvc } from "./todomvc.ts";
@@ -13,3 +14,4 @@ describeLongTitles("bun");
 describeTodoMvc("bun");
 describeUndo("bun");
 describeOutbox("bun");
+describeOffline("bun");

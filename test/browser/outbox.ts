@@ -42,6 +42,8 @@ export function describeOutbox(runtime: Runtime): void {
       await expect.poll(() => waitingToBeAdded(page), { timeout: 30_000 }).toHaveLength(ADDED.length);
       await page.getByText("Renamed offline", { exact: true }).dblclick();
       await page.locator("li.editing .edit-input").waitFor();
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Renamed while offline");
       await page.keyboard.press("Enter");
       await page.getByRole("checkbox", { name: "Toggled offline", exact: true }).click();
@@ -163,7 +165,11 @@ function waitingToBeAdded(page: Page): Promise<string[]> {
   return page
     .getByRole("list", { name: "Waiting to be added", exact: true })
     .getByRole("listitem")
-    .evaluateAll((items) => items.map((li) => (li.textContent ?? "").replace(/\s+/g, " ").trim()));
+    .evaluateAll((items) =>
+      items.map(
+        (li) => `${li.querySelector(".title-text")?.textContent} ${li.querySelector(".pending-mark")?.textContent}`,
+      ),
+    );
 }
 
 /** The tasks whose row says that something waits to be sent for them, with what it says. */

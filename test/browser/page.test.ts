@@ -211,10 +211,14 @@ describe("the home page, for a person", () => {
     const other = await openPage(home());
     await expectShown(page, await serverTasks(list()));
     await page.getByText("Call the plumber about the sink", { exact: true }).dblclick();
+    // The caret is at the end of the title: selecting all of it makes the typing replace it.
+    await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type("Call the plumber before noon");
 
     await expectShown(other, await serverTasks(list()));
     await other.getByText("Call the plumber about the sink", { exact: true }).dblclick();
+    // The caret is at the end of the title: selecting all of it makes the typing replace it.
+    await other.keyboard.press("ControlOrMeta+A");
     await other.keyboard.type("Call the plumber and the electrician");
     await other.keyboard.press("Enter");
     await expect
@@ -223,7 +227,7 @@ describe("the home page, for a person", () => {
 
     await page.keyboard.press("Enter");
     const conflict =
-      "This task was changed elsewhere: it now reads “Call the plumber and the electrician”, not done. Nothing was changed";
+      "This task was changed elsewhere: it now reads “Call the plumber and the electrician”. Your title is still in the field: Enter saves it, Escape keeps theirs";
     await page.getByText(conflict, { exact: true }).waitFor();
     const held = await serverTasks(list());
     expect(held.some((task) => task.title === "Call the plumber before noon")).toBe(false);

@@ -47,10 +47,14 @@ export function describeTaskControls(runtime: Runtime): void {
       await page.getByRole("button", { name: "Edit Walk the dog" }).focus();
       await page.keyboard.press("Enter");
       await expect.poll(() => focusedName(page)).toBe("New title for Walk the dog");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Do not walk the cat");
       await page.keyboard.press("Escape");
       await expect.poll(() => focusedName(page)).toBe("Edit Walk the dog");
       await page.keyboard.press("Enter");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Walk the cat");
       await page.keyboard.press("Enter");
       const renamed = await untilServer(list(), (tasks) => tasks.some((task) => task.title === "Walk the cat"));
@@ -118,15 +122,23 @@ export function describeTaskControls(runtime: Runtime): void {
       await expect.poll(() => focusedName(page)).toBe("New title for Paint the fence");
 
       await other.getByRole("button", { name: "Edit Paint the fence" }).press("Enter");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await other.keyboard.press("ControlOrMeta+A");
       await other.keyboard.type("Paint the gate");
       await other.keyboard.press("Enter");
       const renamed = await untilServer(list(), (tasks) => tasks.some((task) => task.title === "Paint the gate"));
       await expect.poll(() => focusedName(page)).toBe("New title for Paint the gate");
 
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Paint the shed");
       await page.keyboard.press("Enter");
       const note = page.locator("#tasks > li", { hasText: /Paint the gate/ }).getByRole("status");
-      await expect.poll(() => note.textContent()).toBe(CHANGED("Paint the gate", "not done"));
+      await expect
+        .poll(() => note.textContent())
+        .toBe(
+          "This task was changed elsewhere: it now reads “Paint the gate”. Your title is still in the field: Enter saves it, Escape keeps theirs",
+        );
       expect(await serverTasks(list())).toEqual(renamed);
       await expectShown(page, renamed);
       expect(renamed.find((task) => task.id === added.id)?.title).toBe("Paint the gate");

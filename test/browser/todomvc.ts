@@ -99,6 +99,8 @@ export function describeTodoMvc(runtime: Runtime): void {
 
       await page.getByText("Call mum", { exact: true }).dblclick();
       expect(await field("Call mum").inputValue()).toBe("Call mum");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Not this");
       await page.keyboard.press("Escape");
       expect(await page.getByText("Call mum", { exact: true }).isVisible()).toBe(true);
@@ -106,18 +108,23 @@ export function describeTodoMvc(runtime: Runtime): void {
       expect(await focusedTitle(page)).toBe("Call mum");
 
       await page.keyboard.press("Enter");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("  Call dad  ");
       await page.keyboard.press("Enter");
       await expect.poll(titleOf).toBe("Call dad");
       await expectShown(other, await serverTasks(list()));
 
       await page.getByText("Call dad", { exact: true }).dblclick();
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Call grandma");
       await newTaskField(page).click();
       await expect.poll(titleOf).toBe("Call grandma");
       await expectShown(other, await serverTasks(list()));
 
       await page.getByRole("button", { name: "Edit Call grandma", exact: true }).click();
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.press("Backspace");
       await page.keyboard.press("Enter");
       await expect.poll(titleOf, { timeout: 30_000 }).toBe(undefined);
@@ -137,6 +144,8 @@ export function describeTodoMvc(runtime: Runtime): void {
       expect(await focusedTitle(page)).toBe("Water the plants");
       await page.keyboard.press("Enter");
       expect(await editing()).toBe("New title for Water the plants");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Water the roses");
       await page.keyboard.press("Enter");
       await expect.poll(titleOf).toBe("Water the roses");
@@ -146,6 +155,8 @@ export function describeTodoMvc(runtime: Runtime): void {
       expect(await editing()).toBe("Edit Water the roses");
       await page.keyboard.press("Enter");
       expect(await editing()).toBe("New title for Water the roses");
+      // The caret is at the end of the title: selecting all of it makes the typing replace it.
+      await page.keyboard.press("ControlOrMeta+A");
       await page.keyboard.type("Not saved");
       await page.keyboard.press("Escape");
       expect(await editing()).toBe("Edit Water the roses");

@@ -48,6 +48,11 @@ export interface ConformanceOptions {
    * default list only, becomes its `/tasks`. Default: the default list at the top level.
    */
   readonly listPath?: string;
+  /**
+   * The target is an app built over one store (`createApp({ store })`): it serves the default list
+   * alone and answers 501 to a list's creation, so the cases of a deleted list are skipped.
+   */
+  readonly oneList?: boolean;
 }
 
 /** A body to send: text or bytes as they are, or bytes streamed in chunks without a Content-Length. */

@@ -17,18 +17,19 @@ function eventText(task: Task): string {
   return `id: ${task.id}\nevent: task\ndata: ${JSON.stringify(task)}`;
 }
 
-/** Opens /tasks/events with `headers` and `query`, checks the response starts a stream, and reads it. */
+/** Opens `events` (the list's /tasks/events) with `headers` and `query`, checks the response starts a stream, and reads it. */
 export async function subscribe(
   client: Client,
   query = "",
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = {},
+  events = EVENTS,
 ): Promise<EventReader> {
-  const res = await client.open({ method: "GET", path: `${EVENTS}${query}`, headers });
+  const res = await client.open({ method: "GET", path: `${events}${query}`, headers });
   if (res.status !== 200 || res.body === null) {
-    fail(`GET ${EVENTS}${query} must start an event stream, got ${res.status} ${await res.text()}`);
+    fail(`GET ${events}${query} must start an event stream, got ${res.status} ${await res.text()}`);
   }
-  checkEqual(res.headers.get("content-type"), "text/event-stream", `Content-Type of GET ${EVENTS}`);
-  checkEqual(res.headers.get("cache-control"), "no-cache", `Cache-Control of GET ${EVENTS}`);
+  checkEqual(res.headers.get("content-type"), "text/event-stream", `Content-Type of GET ${events}`);
+  checkEqual(res.headers.get("cache-control"), "no-cache", `Cache-Control of GET ${events}`);
   return new EventReader(res.body);
 }
 

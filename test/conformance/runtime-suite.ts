@@ -4,7 +4,7 @@ import { parseResponses, RawConnection } from "../load/raw-http.ts";
 import { describeAlongside } from "../support/describe-alongside.ts";
 import { eventually } from "../support/eventually.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
-import type { Runtime } from "../support/server.ts";
+import { type Runtime, startServer } from "../support/server.ts";
 import { expectNonZeroExit, startFailure, useServer } from "../support/server-fixture.ts";
 import { timeScaled } from "../support/time-scale.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS, CONFIGURED_TOKENS } from "./configured.ts";
@@ -39,15 +39,30 @@ export function describeRuntimeConformance(runtime: Runtime): void {
   const options: ConformanceOptions = { ...configured, fresh: true, sockets: true, worker: workerd };
   describeServer(runtime, { ...env, ...timeScaled(SERVER_TIME_SCALE) }, options);
   // Node, Bun and Deno refusing a setting at start: test/conformance/settings-errors.test.ts.
-  if (workerd) describeWranglerDevRefusal();
+  if (workerd) describeWranglerDev();
 }
 
 /**
+ * `npm start`, wrangler dev as a person runs it: what it says at start, offline as on this machine.
  * The Worker reads its settings with the code the servers use, each refusal unit-tested there and in
- * workerd (test/workers/worker-app.test.ts): one token refusal through wrangler dev's command line,
- * as `npm start` runs it, shows that it stops at start without showing the token.
+ * workerd (test/workers/worker-app.test.ts): one token refusal through wrangler dev's command line
+ * shows that it stops at start without showing the token.
  */
-function describeWranglerDevRefusal(): void {
+function describeWranglerDev(): void {
+  describeAlongside("workerd server through npm start", () => {
+    test("npm start says where the lists live and how to keep them, and nothing of a request.cf lookup a machine offline cannot make", async () => {
+      const running = await startServer("workerd", {}, { cli: true });
+      try {
+        const output = running.output();
+        expect(output).toContain(
+          "Lists are kept in this isolate's memory and lost when it stops: run with --env durable (npm start -- --env durable, npm run deploy) to keep them",
+        );
+        expect(output).not.toMatch(/Request\.cf|ENOTFOUND|Error/);
+      } finally {
+        await running.stop();
+      }
+    });
+  });
   describeAlongside("workerd server with a setting it cannot use", () => {
     test("WRITE_TOKENS with a token it cannot take stops wrangler dev at start, saying which token, never showing it", async () => {
       const value = "short-secret-1";
@@ -67,6 +82,13 @@ function describeServer(runtime: Runtime, env: Readonly<Record<string, string>>,
     const server = useServer(runtime, env);
     test(`the ${runtime} server starts and answers`, () => {
       expect(server().baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    });
+    test(`the ${runtime} server says at start that its lists live in memory, lost when it stops, and how to keep them`, () => {
+      expect(server().output()).toContain(
+        runtime === "workerd"
+          ? "Lists are kept in this isolate's memory and lost when it stops: run with --env durable"
+          : "Lists are kept in this process's memory and lost when it stops: set TASK_STORE=sqlite or TASK_STORE=postgres",
+      );
     });
     describeConformance(
       "conformance",

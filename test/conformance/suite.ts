@@ -5,6 +5,8 @@ import { emptyHeaderCases } from "./empty-headers.ts";
 import { runTableCase, type TableCase } from "./expect.ts";
 import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
+import { listGoneCases } from "./list-gone.ts";
+import { listMadeAgainCases } from "./list-made-again.ts";
 import { liveCases } from "./live.ts";
 import { socketCatchUpCases } from "./socket-catch-up.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
@@ -54,6 +56,8 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...titleCases(),
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
+    ...listMadeAgainCases(options),
+    ...listGoneCases(options),
     ...taskAccessCases(options),
   ];
 }
@@ -74,6 +78,8 @@ export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] 
     ...filterCases(),
     ...taskChangeCases(),
     ...taskEventCases(options.sockets === true),
+    ...listMadeAgainCases(options),
+    ...listGoneCases(options),
   ];
 }
 
@@ -106,6 +112,8 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...taskChangeCases(),
     ...emptyHeaderCases(options.worker === true),
     ...taskEventCases(options.sockets === true),
+    ...listMadeAgainCases(options),
+    ...listGoneCases(options),
     ...taskAccessCases(options),
   ];
 }

@@ -1,6 +1,7 @@
 import { FILLED_LIST } from "../conformance/configured.ts";
 import { describeHostileSockets } from "../conformance/hostile-sockets.ts";
 import { describeDurableServer } from "./durable-server.ts";
+import { describeHibernatedGone } from "./hibernated-gone.ts";
 import { describeKillMidLoad } from "./kill-mid-load.ts";
 import { describeListsKilled } from "./lists-killed.ts";
 
@@ -20,9 +21,12 @@ describeDurableServer(
     // HTTP, WebSockets held by the object, and restarts.
     part: "core",
     // The object holds its WebSocket subscribers itself: hostile handshakes and frames meet them here
-    // (test/conformance's workerd server, on the memory store, meets the Worker's own, and a token).
-    alsoOnServer: (server) =>
-      describeHostileSockets("workerd", server, { basePath: "", token: undefined, maxSubscribers: MAX_SUBSCRIBERS }),
+    // (test/conformance's workerd server, on the memory store, meets the Worker's own, and a token),
+    // and a list deleted while its object is out of memory, its sockets kept by workerd.
+    alsoOnServer: (server) => {
+      describeHostileSockets("workerd", server, { basePath: "", token: undefined, maxSubscribers: MAX_SUBSCRIBERS });
+      describeHibernatedGone(server);
+    },
   },
 );
 

@@ -179,3 +179,32 @@ test("without a base path, only / serves the page", async () => {
     await expectJsonError(await app.request(path), 404, "Not found");
   }
 });
+
+describe.each([
+  { env: {}, path: "/service-worker.js", allowed: "/" },
+  { env: { BASE_PATH: "/api/v1" }, path: "/api/v1/service-worker.js", allowed: "/api/v1" },
+])("GET $path", ({ env, path, allowed }) => {
+  test("serves the page's service worker as a script, with its ETag, a policy of its own and the base path as its widest scope", async () => {
+    const app = appFrom(env);
+    const res = await app.request(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("Cache-Control")).toBe("no-cache");
+    expect(res.headers.get("Service-Worker-Allowed")).toBe(allowed);
+    expect(res.headers.get("Content-Security-Policy")).toBe("default-src 'none'; connect-src 'self'");
+    const script = await res.text();
+    expect(script).toContain('addEventListener("fetch"');
+    expect(script).toContain('event.request.mode === "navigate"');
+    const etag = res.headers.get("ETag") ?? "";
+    expect(etag).toBe(`"${sha256(script)}"`);
+    expect((await app.request(path, { headers: { "If-None-Match": etag } })).status).toBe(304);
+    expect((await app.request(path, { method: "POST" })).status).toBe(405);
+  });
+
+  test("the page's policy lets it register that worker, through its one Trusted Types policy", async () => {
+    const res = await appFrom(env).request(path.replace("service-worker.js", ""));
+    const policy = directivesOf(res.headers.get("Content-Security-Policy"));
+    expect(policy.get("worker-src")).toEqual(["'self'"]);
+    expect(policy.get("trusted-types")).toEqual(["service-worker"]);
+  });
+});

@@ -66,8 +66,9 @@ export function describeListLifecycle(newLists: () => TaskLists | Promise<TaskLi
       const replayed = await sendJson(app, "POST", "/lists/again/tasks", { title: "Keyed", completed: false }, key);
       expect(replayed.headers.get("Idempotent-Replayed")).toBeNull();
       expect(((await replayed.json()) as { id: number }).id).toBe(4);
+      // Being made again is a change of its own, then the task is the next.
       const etag = (await app.request("/lists/again/tasks")).headers.get("ETag");
-      expect(Number(etag?.match(/-(\d+)"$/)?.[1])).toBe(lastChange + 1);
+      expect(Number(etag?.match(/-(\d+)"$/)?.[1])).toBe(lastChange + 2);
       await expectJsonError(
         await app.request("/lists/again/tasks/3"),
         410,
@@ -146,6 +147,19 @@ export function describeListLifecycle(newLists: () => TaskLists | Promise<TaskLi
       expect((await deletion).status).toBe(204);
       expect(statuses.filter((status) => status !== 200 && status !== 410)).toEqual([]);
     });
+  });
+
+  test("every version names its list's instance by 64 random bits, so two lists' ETags never collide", async () => {
+    const app = await listsApp();
+    await createList(app, "one");
+    await createList(app, "two");
+    const instances = [];
+    for (const path of ["/tasks", "/lists/one/tasks", "/lists/two/tasks", "/lists", "/lists/one"]) {
+      const etag = (await app.request(path)).headers.get("ETag") ?? "";
+      expect(etag, `the ETag of ${path}`).toMatch(/^"[0-9a-f]{16}-/);
+      instances.push(etag.slice(1, 17));
+    }
+    expect(new Set(instances.slice(0, 3)).size).toBe(3);
   });
 
   test("a task's ETag never matches a task of another list", async () => {

@@ -44,6 +44,7 @@ describe.each([
       "/lists/{name}/tasks/{id}",
       "/openapi.json",
       "/",
+      "/service-worker.js",
     ]);
   });
 

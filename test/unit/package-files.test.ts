@@ -1,6 +1,6 @@
 // What a newcomer's clone promises before anything runs: the licence, a deploy script per wrangler
-// environment, a lockfile that npm install has no reason to rewrite, and installs that do not warn
-// about install scripts.
+// environment (the one that keeps the lists first), a lockfile that npm install has no reason to
+// rewrite, and installs that do not warn about install scripts.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, test } from "vitest";
@@ -43,12 +43,14 @@ test("the project is MIT licensed, in package.json and in LICENSE", () => {
   expect(read("LICENSE")).toMatch(/^MIT License\n/);
 });
 
-test("npm run deploy deploys the top level of wrangler.toml, and npm run deploy:<env> each environment", () => {
+test("npm run deploy deploys the Durable Objects, which keep the lists, npm run deploy:memory the top level of wrangler.toml, and npm run deploy:<env> each other environment", () => {
   expect(wranglerEnvironments).toEqual(expect.arrayContaining(["durable", "postgres"]));
   const deployScripts = Object.entries(manifest.scripts).filter(([name]) => /^deploy(?::|$)/.test(name));
+  const others = wranglerEnvironments.filter((environment) => environment !== "durable");
   expect(Object.fromEntries(deployScripts.map(([name, script]) => [name, deployEnvironment(script)]))).toEqual({
-    deploy: "",
-    ...Object.fromEntries(wranglerEnvironments.map((environment) => [`deploy:${environment}`, environment])),
+    deploy: "durable",
+    "deploy:memory": "",
+    ...Object.fromEntries(others.map((environment) => [`deploy:${environment}`, environment])),
   });
 });
 

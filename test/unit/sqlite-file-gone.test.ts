@@ -30,7 +30,7 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** A server's app on the test's file, as `npm run start:*` builds it, its log kept in `lines`. */
+/** A server's app on the test's file, as `npm run start:*` builds it, its log after its start kept in `lines`. */
 async function serve(): Promise<ServerApp["app"]> {
   const sink = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
   const open = (file: string) => {
@@ -38,7 +38,13 @@ async function serve(): Promise<ServerApp["app"]> {
     connections.push(connection);
     return connection;
   };
-  return (await createServerApp({ TASK_STORE: "sqlite", SQLITE_PATH: path }, open, sink)).app;
+  const before = lines.length;
+  const { app } = await createServerApp({ TASK_STORE: "sqlite", SQLITE_PATH: path }, open, sink);
+  // The start says where the lists live; what the tests look at is what the store says after it.
+  expect(lines.splice(before).map((line) => JSON.parse(line).message)).toEqual([
+    `Lists are kept in the SQLite file ${JSON.stringify(path)}, across restarts`,
+  ]);
+  return app;
 }
 
 /** Stops the server's hold on its file, as its exit does. */

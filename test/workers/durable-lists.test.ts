@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
@@ -6,7 +6,16 @@ import { parseAppConfig } from "../../src/config.ts";
 import { GONE_TEXT } from "../../src/list/event-text.ts";
 import { DIRECTORY_OBJECT, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
 import type { ListDirectoryObject } from "../../src/store/durable-object/list-directory-object.ts";
+import { eventually } from "../support/eventually.ts";
 import { listObjects } from "./named-lists.ts";
+
+/** The headers of a WebSocket handshake. */
+const HANDSHAKE = {
+  Upgrade: "websocket",
+  Connection: "Upgrade",
+  "Sec-WebSocket-Version": "13",
+  "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+};
 
 const directoryObjects = (): DurableObjectNamespace<ListDirectoryObject> => {
   if (env.TASK_LISTS === undefined) throw new Error("The durable environment must bind TASK_LISTS");
@@ -149,6 +158,32 @@ describe("lists on Durable Objects, through the Worker", () => {
     expect(messages.at(-1)).toBe(GONE_TEXT);
     const again = await exports.default.fetch("http://example.com/lists/followed/tasks/events");
     expect(again.status).toBe(410);
+  });
+
+  test("a WebSocket subscriber that is up to date gets each change once, in order, also after its object left memory", async () => {
+    expect((await send("PUT", "/lists/live-socket", { title: "Live" })).status).toBe(201);
+    const ws = (
+      await exports.default.fetch("http://example.com/lists/live-socket/tasks/events", { headers: HANDSHAKE })
+    ).webSocket;
+    if (ws === null) throw new Error("The upgrade must carry a socket");
+    const messages: { id: number; event: string; data: { title?: string } }[] = [];
+    ws.addEventListener("message", (event) => {
+      messages.push(JSON.parse(String(event.data)));
+    });
+    ws.accept();
+    const titled = (title: string) => send("POST", "/lists/live-socket/tasks", { title, completed: false });
+    expect((await titled("First")).status).toBe(200);
+    expect((await send("PATCH", "/lists/live-socket/tasks/1", { title: "First, edited" })).status).toBe(200);
+    await eventually(() => (messages.length === 2 ? true : undefined));
+    await evictDurableObject(listObjects().getByName("live-socket"));
+    expect((await titled("After the eviction")).status).toBe(200);
+    await eventually(() => (messages.length === 3 ? true : undefined));
+    expect(messages.map(({ id, event, data }) => [id, event, data.title])).toEqual([
+      [1, "task", "First"],
+      [2, "update", "First, edited"],
+      [3, "task", "After the eviction"],
+    ]);
+    ws.close();
   });
 
   test("an event stream reader waiting in the list's object reads gone when the list is deleted", async () => {

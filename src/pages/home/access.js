@@ -6,8 +6,8 @@ const READ_ONLY_KEY = "task-list-read-only";
 const notice = byId("read-only", HTMLParagraphElement);
 // Every control that writes, creating a list included, beside each task's own, which rows take from isReadOnly when drawn; a task
 // whose deletion waits to be sent keeps its controls off.
-const ROW = "#tasks li:not(.deleting)";
-const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
+const ROW = ".tasks li:not(.deleting)";
+const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, #rename-list, #delete-list, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
 
 /** Whether the kept token may only read: the service answered a write with 403. */
 export function isReadOnly() {

@@ -2,7 +2,7 @@
 // @ts-check
 import { readOnly } from "./access.js";
 import { byId, say } from "./dom.js";
-import { queue } from "./outbox.js";
+import { localIdOf, queue } from "./outbox.js";
 import { messageOf, newKey, sendTask, tasksUrl } from "./service.js";
 import { askForToken, following, refresh, unusable } from "./sync.js";
 
@@ -15,7 +15,7 @@ let adding = false;
 let addAfterToken = false;
 // The key of the task being added: sent again with the same task until the service has answered,
 // so a second click or a retry after a lost answer adds it once.
-/** @type {(NewTask & { key: string }) | null} */
+/** @type {(NewTask & { key: string, tried: boolean }) | null} */
 let pending = null;
 
 /** Adds the task of each Enter in the field, one at a time, its title trimmed; an empty one adds nothing. */
@@ -44,7 +44,8 @@ async function submit() {
   } catch (error) {
     // Out of reach (or a 503): the task waits in the outbox with its key, and is added once when the service is back.
     if (!unusable(error) && pending !== null) {
-      queue({ kind: "add", key: pending.key, title: pending.title });
+      const { key, tried } = pending;
+      queue({ kind: "add", key, title: pending.title, id: localIdOf(key), tried });
       pending = null;
       addForm.reset();
     }
@@ -59,9 +60,13 @@ async function submit() {
  * @param {NewTask} task
  */
 async function add(task) {
+  const key = keyFor(task);
+  // Offline, nothing is tried: the add waits as one that never left the page.
+  if (!navigator.onLine) throw new Error("Offline");
+  if (pending !== null) pending.tried = true;
   const res = await sendTask(tasksUrl, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "Idempotency-Key": keyFor(task) },
+    headers: { "Content-Type": "application/json", "Idempotency-Key": key },
     body: JSON.stringify(task),
   });
   if (res.ok) {
@@ -85,7 +90,7 @@ async function add(task) {
 /** @param {NewTask} task */
 function keyFor(task) {
   if (pending === null || pending.title !== task.title || pending.completed !== task.completed) {
-    pending = { ...task, key: newKey() };
+    pending = { ...task, key: newKey(), tried: false };
   }
   return pending.key;
 }

@@ -1,7 +1,8 @@
 // The home page's script: editing a task's title in place.
 // @ts-check
-import { taskOf } from "./list.js";
+import { note, taskOf } from "./list.js";
 import { act, idOf } from "./task-controls.js";
+import { shortTitle } from "./title.js";
 import { deleteWithUndo } from "./undo.js";
 
 /** @typedef {import("./list.js").Task} Task */
@@ -63,8 +64,12 @@ function editField(target) {
   return target instanceof HTMLInputElement && target.classList.contains("edit-input") ? target : undefined;
 }
 
-/** @param {HTMLElement} from the title or the Edit button, where the focus goes back when the edit ends */
-function startEdit(from) {
+/**
+ * @param {HTMLElement} from the title or the Edit button, where the focus goes back when the edit ends
+ * @param {string} [typed] what the field holds, the title as the person typed it, not the task's
+ * @param {boolean} [focus] whether the field takes the focus: not when the person has gone elsewhere
+ */
+function startEdit(from, typed, focus = true) {
   const li = from.closest("li");
   const input = li?.querySelector(".edit-input");
   const edit = li?.querySelector("[data-action=edit]");
@@ -75,11 +80,14 @@ function startEdit(from) {
   editing.set(seen.id, seen);
   began.set(seen.id, from);
   // The field holds the whole title, however long: what is saved is what the person edited.
-  input.value = seen.title;
+  input.value = typed ?? seen.title;
   li.classList.add("editing");
+  li.classList.toggle("conflict", typed !== undefined);
   input.hidden = false;
-  input.focus();
-  input.select();
+  if (focus) input.focus();
+  // As in TodoMVC, the caret at the end and nothing selected: a stray key adds to the title, not replaces it.
+  input.setSelectionRange(input.value.length, input.value.length);
+  input.scrollLeft = input.scrollWidth;
 }
 
 /**
@@ -87,14 +95,24 @@ function startEdit(from) {
  * @param {HTMLInputElement} input
  * @param {boolean} refocus whether focus goes back to where the edit began
  */
-function save(input, refocus) {
+async function save(input, refocus) {
   const id = idOf(input);
   const seen = editing.get(id);
+  const from = began.get(id);
   const title = input.value.trim();
   endEdit(input, refocus);
   if (seen === undefined) return;
-  if (title === "") deleteWithUndo([seen]);
-  else if (title !== seen.title) act(id, { method: "PATCH", body: { title } }, seen);
+  if (title === "") return deleteWithUndo([seen]);
+  if (title === seen.title) return;
+  const now = await act(id, { method: "PATCH", body: { title } }, seen);
+  // Changed elsewhere: nothing was written, and what the person typed stays in the field, beside
+  // the task as it now is, to be saved over it or let go.
+  if (now === undefined || from === undefined || editing.has(id) || !from.isConnected) return;
+  startEdit(from, title, refocus);
+  note(
+    id,
+    `This task was changed elsewhere: it now reads “${shortTitle(now.title)}”. Your title is still in the field: Enter saves it, Escape keeps theirs`,
+  );
 }
 
 /**
@@ -107,7 +125,7 @@ function endEdit(input, refocus) {
   const from = began.get(id);
   editing.delete(id);
   began.delete(id);
-  input.closest("li")?.classList.remove("editing");
+  input.closest("li")?.classList.remove("editing", "conflict");
   input.hidden = true;
   // Hidden, it need not hold on to a title that may be a megabyte.
   input.value = "";

@@ -3,7 +3,7 @@
 import { notify } from "./dom.js";
 import { isGone } from "./gone.js";
 import { put, remove, taskOf } from "./list.js";
-import { sent, showWaiting, waiting } from "./outbox.js";
+import { addedAs, dropWritesTo, sent, showWaiting, tryingFirst, waiting } from "./outbox.js";
 import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { refresh } from "./sync.js";
 import { changedElsewhere, readTask, same } from "./task-controls.js";
@@ -21,7 +21,7 @@ export function sendWaiting() {
   showWaiting();
   const drawn = new Set();
   for (const write of waiting()) {
-    if (write.kind === "add" || (taskOf(write.id) !== undefined && !drawn.has(write.id))) continue;
+    if (write.kind === "add" || write.id < 0 || (taskOf(write.id) !== undefined && !drawn.has(write.id))) continue;
     drawn.add(write.id);
     const task = taskOf(write.id) ?? write.seen;
     put(write.kind === "patch" ? { ...task, ...write.body } : task);
@@ -54,13 +54,23 @@ async function flush() {
  */
 async function sendOne(write) {
   if (write.kind === "add") {
+    // Offline, nothing is tried: the add stays one that never left the page.
+    if (!navigator.onLine) throw new Error("Offline");
+    tryingFirst();
     const res = await sendTask(tasksUrl, {
       method: "POST",
       headers: { "Content-Type": "application/json", "Idempotency-Key": write.key },
       body: JSON.stringify({ title: write.title, completed: false }),
     });
-    if (res.ok) put(await res.json());
-    else notify(`“${write.title}” was not added: ${await messageOf(res)}`);
+    if (res.ok) {
+      /** @type {import("./list.js").Task} */
+      const task = await res.json();
+      addedAs(write.id, task.id);
+      put(task);
+    } else {
+      dropWritesTo(write.id);
+      notify(`“${write.title}” was not added: ${await messageOf(res)}`);
+    }
     return;
   }
   const current = await readTask(write.id);

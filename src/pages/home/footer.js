@@ -6,7 +6,8 @@ const footer = byId("list-footer", HTMLDivElement);
 const count = byId("count", HTMLSpanElement);
 const clearCompleted = byId("clear-completed", HTMLButtonElement);
 const toggleAll = byId("toggle-all", HTMLInputElement);
-const list = byId("tasks", HTMLUListElement);
+// The list's tasks and the adds that wait both follow the filter.
+const lists = [byId("tasks", HTMLUListElement), byId("queued", HTMLUListElement)];
 /** The filters, by the hash of their links: the list's style hides what a filter leaves out. */
 const FILTERS = new Map([
   ["#/", "all"],
@@ -16,15 +17,14 @@ const FILTERS = new Map([
 
 /**
  * Shows how many tasks are left to do, Mark all's state and whether there is anything to clear.
- * @param {number} total the tasks a person may act on
+ * @param {number} total the tasks a person may act on, the adds that wait included
  * @param {number} completed those of them done
- * @param {number} queued the adds that wait to be sent: left to do, but nothing Mark all can mark yet
  */
-export function showTotals(total, completed, queued) {
-  const left = total - completed + queued;
+export function showTotals(total, completed) {
+  const left = total - completed;
   const text = left === 1 ? "1 item left" : `${left} items left`;
   if (count.textContent !== text) count.textContent = text;
-  footer.hidden = total + queued === 0;
+  footer.hidden = total === 0;
   toggleAll.hidden = total === 0;
   toggleAll.checked = total > 0 && total === completed;
   clearCompleted.hidden = completed === 0;
@@ -34,7 +34,7 @@ export function showTotals(total, completed, queued) {
 export function followFilter() {
   const show = () => {
     const filter = FILTERS.has(location.hash) ? location.hash : "#/";
-    list.dataset.filter = FILTERS.get(filter);
+    for (const list of lists) list.dataset.filter = FILTERS.get(filter);
     for (const link of footer.querySelectorAll(".filters a")) {
       if (link.getAttribute("href") === filter) link.setAttribute("aria-current", "page");
       else link.removeAttribute("aria-current");

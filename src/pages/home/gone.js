@@ -1,6 +1,7 @@
 // The home page's script: the list this page shows was deleted, so the page says so and reads it no more.
 // @ts-check
 import { byId, say } from "./dom.js";
+import { forgetSeen } from "./offline.js";
 import { dropWaiting, waiting } from "./outbox.js";
 
 const app = byId("app", HTMLElement);
@@ -31,6 +32,7 @@ export function listGone() {
   gone = true;
   const unsent = waiting().length;
   dropWaiting();
+  forgetSeen();
   // The focus, if it was on the list's controls, goes to the lists, where a person goes next.
   const hadFocus = app.contains(document.activeElement);
   app.hidden = true;

@@ -8,8 +8,10 @@ import { editTitles } from "./edit.js";
 import { sendWaiting } from "./flush.js";
 import { followFilter } from "./footer.js";
 import { afterGone } from "./gone.js";
-import { rows } from "./list.js";
+import { queuedRows, render, rows } from "./list.js";
+import { listTools } from "./list-tools.js";
 import { followLists, readLists, restartLists } from "./lists.js";
+import { keepPageOffline, lastSeen } from "./offline.js";
 import { dropToken, openApiUrl } from "./service.js";
 import { refresh, restart, stopStream } from "./sync.js";
 import { controlTasks } from "./task-controls.js";
@@ -17,11 +19,16 @@ import { showTokenForm, takeTokens, tokenTools } from "./token.js";
 import { deleteTasks } from "./undo.js";
 
 byId("openapi-link", HTMLAnchorElement).href = openApiUrl;
+// The list as last seen shows at once, while it is read, and stays shown when it cannot be.
+const seen = lastSeen();
+if (seen !== undefined) render(seen);
 followFilter();
 addTasks();
 controlTasks();
 deleteTasks();
+listTools();
 editTitles(rows);
+editTitles(queuedRows);
 showAccess();
 takeTokens(() => {
   restart();
@@ -55,3 +62,4 @@ byId("title", HTMLInputElement).focus();
 refresh();
 followLists();
 sendWaiting();
+keepPageOffline();

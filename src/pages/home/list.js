@@ -2,14 +2,17 @@
 // @ts-check
 import { byId } from "./dom.js";
 import { showTotals } from "./footer.js";
-import { newRow, queuedRow, showPending, showState, showTitle } from "./row.js";
+import { keepSeen } from "./offline.js";
+import { newRow, showPending, showState, showTitle } from "./row.js";
 
 /** @typedef {{ id: number, title: string, completed: boolean }} Task */
 /** @typedef {import("./row.js").Row} Row */
 
 export const rows = byId("tasks", HTMLUListElement);
-// The adds that wait in the outbox: rows after the list's, as they have no id yet.
-const queuedRows = byId("queued", HTMLUListElement);
+// The adds that wait in the outbox: rows after the list's, in the order they were made. Until the
+// service gives them an id, each has one of the page's own, below zero, that no task has.
+export const queuedRows = byId("queued", HTMLUListElement);
+const loadingNote = byId("loading", HTMLParagraphElement);
 const newTitle = byId("title", HTMLInputElement);
 /** @type {Map<number, Row>} */
 const shown = new Map();
@@ -18,7 +21,6 @@ const NOTE_MS = 5000;
 let changing = new Set();
 /** Tasks whose deletion waits to be sent: shown, marked, and no longer to be acted on. @type {Set<number>} */
 let deleting = new Set();
-let queuedCount = 0;
 let completedCount = 0;
 /**
  * Tasks the person deleted, kept off the list while they may still be brought back: each as the
@@ -33,8 +35,9 @@ const held = new Map();
  * @param {Task[]} tasks
  */
 export function render(tasks) {
+  loadingNote.hidden = true;
   const ids = new Set(tasks.map((task) => task.id));
-  for (const id of [...shown.keys()]) if (!ids.has(id)) remove(id);
+  for (const id of [...shown.keys()]) if (id > 0 && !ids.has(id)) remove(id);
   for (const task of tasks) put(task);
 }
 
@@ -63,7 +66,10 @@ export function put(task) {
   const added = newRow(task, waitingFor(task.id));
   shown.set(task.id, added);
   completedCount += Number(task.completed);
-  rows.insertBefore(added.li, rowAfter(task.id));
+  if (task.id < 0) {
+    queuedRows.append(added.li);
+    queuedRows.hidden = false;
+  } else rows.insertBefore(added.li, rowAfter(task.id));
   totals();
 }
 
@@ -78,6 +84,7 @@ export function remove(id) {
   const hadFocus = row.li.contains(document.activeElement);
   const next = /** @type {HTMLLIElement | null} */ (row.li.nextElementSibling ?? row.li.previousElementSibling);
   row.li.remove();
+  queuedRows.hidden = queuedRows.childElementCount === 0;
   shown.delete(id);
   completedCount -= Number(row.task.completed);
   totals();
@@ -129,19 +136,18 @@ export function markPending(changed, deleted) {
  * @returns {import("./row.js").Waiting}
  */
 function waitingFor(id) {
-  return deleting.has(id) ? "delete" : changing.has(id) ? "change" : "";
+  return deleting.has(id) ? "delete" : id < 0 ? "add" : changing.has(id) ? "change" : "";
 }
 
 /**
- * Shows the adds that wait in the outbox, after the list, as rows of their own: they have no id,
- * so nothing but their title until the service has added them.
- * @param {string[]} titles
+ * Shows the adds that wait in the outbox, after the list, each as it will be once its changes
+ * that wait are made too: a person may mark, rename or delete it before it is sent.
+ * @param {Task[]} tasks
  */
-export function showQueued(titles) {
-  queuedRows.replaceChildren(...titles.map(queuedRow));
-  queuedRows.hidden = titles.length === 0;
-  queuedCount = titles.length;
-  totals();
+export function showQueued(tasks) {
+  const ids = new Set(tasks.map((task) => task.id));
+  for (const id of [...shown.keys()]) if (id < 0 && !ids.has(id)) remove(id);
+  for (const task of tasks) put(task);
 }
 
 /**
@@ -205,5 +211,11 @@ function totals() {
     gone += Number(task !== undefined);
     goneCompleted += Number(task?.completed === true);
   }
-  showTotals(shown.size - gone, completedCount - goneCompleted, queuedCount);
+  showTotals(shown.size - gone, completedCount - goneCompleted);
+  keepSeen(seenTasks);
+}
+
+/** The list as the service has it, as far as the page knows: what is kept for a reload offline. */
+function seenTasks() {
+  return [...shown.values()].filter((row) => row.task.id > 0).map((row) => row.task);
 }

@@ -18,6 +18,8 @@ const createTitle = byId("new-list-title", HTMLInputElement);
 const createError = byId("new-list-error", HTMLParagraphElement);
 /** @type {string | null} */
 let listsEtag = null;
+/** @type {string | undefined} */
+let shownTitle;
 let readingLists = false;
 let creating = false;
 let createAfterToken = false;
@@ -73,10 +75,22 @@ function showLists(lists) {
   links.replaceChildren(...lists.map(linkTo));
   nav.hidden = false;
   const current = lists.find((list) => list.name === listName);
-  if (current !== undefined) {
-    heading.textContent = titleOf(current);
-    document.title = titleOf(current);
-  }
+  if (current !== undefined) showListTitle(current.title);
+}
+
+/**
+ * Shows the title of the list this page shows, in its heading and the tab's title.
+ * @param {string} title
+ */
+export function showListTitle(title) {
+  shownTitle = title;
+  heading.textContent = titleOf({ name: listName, title });
+  document.title = heading.textContent;
+}
+
+/** The title of the list this page shows, as the service last said it is; undefined before it said. */
+export function listTitle() {
+  return shownTitle;
 }
 
 /** @param {List} list */

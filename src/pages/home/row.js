@@ -16,26 +16,15 @@ import { shortTitle } from "./title.js";
  * }} Row
  */
 
-/**
- * A row for an add that waits in the outbox: it has no id yet, so nothing but its title.
- * @param {string} title
- */
-export function queuedRow(title) {
-  const text = element("span", "title-text");
-  text.textContent = shortTitle(title);
-  const mark = element("span", "pending-mark");
-  mark.textContent = "waiting to be added";
-  const view = element("span", "title-view");
-  view.append(text, " ", mark);
-  const line = element("div", "view");
-  line.append(element("span", "box-space"), view);
-  const li = document.createElement("li");
-  li.className = "pending";
-  li.append(line);
-  return li;
-}
+/** What a row says of what waits for its task. */
+const PENDING_WORDS = {
+  "": "",
+  add: "waiting to be added",
+  change: "waiting to be sent",
+  delete: "waiting to be deleted",
+};
 
-/** What waits in the outbox for a task: nothing, a change or its deletion. @typedef {"" | "change" | "delete"} Waiting */
+/** What waits in the outbox for a task: nothing, its add, a change or its deletion. @typedef {"" | "add" | "change" | "delete"} Waiting */
 
 /**
  * @param {Task} task
@@ -94,7 +83,7 @@ export function newRow(task, waiting) {
  */
 export function showPending(row, waiting) {
   const gone = waiting === "delete";
-  const text = gone ? "waiting to be deleted" : waiting === "change" ? "waiting to be sent" : "";
+  const text = PENDING_WORDS[waiting];
   row.li.classList.toggle("pending", text !== "");
   row.li.classList.toggle("deleting", gone);
   row.mark.textContent = text;

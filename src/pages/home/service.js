@@ -14,6 +14,11 @@ export const tasksUrl = `${base}tasks`;
 export const eventsUrl = `${base}tasks/events`;
 export const listsUrl = `${root}lists`;
 export const openApiUrl = `${root}openapi.json`;
+/** The list itself, as /lists names it: its title, renamed and deleted there. */
+export const listUrl = `${root}lists/${listName}`;
+export const workerUrl = `${root}service-worker.js`;
+// The base path itself, so that the page at the base path without its trailing slash is in it too.
+export const workerScope = root === "/" ? root : root.slice(0, -1);
 
 /**
  * The page of a list: the base path itself for the default list.

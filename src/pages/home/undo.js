@@ -2,8 +2,8 @@
 // @ts-check
 import { readOnly } from "./access.js";
 import { byId, notify } from "./dom.js";
-import { focusTask, hold, put, release, rows, taskOf, tasksShown } from "./list.js";
-import { queue } from "./outbox.js";
+import { focusTask, hold, put, queuedRows, release, rows, taskOf, tasksShown } from "./list.js";
+import { cancelAdd, queue } from "./outbox.js";
 import { messageOf, sendTask, tasksUrl } from "./service.js";
 import { askForToken, unusable } from "./sync.js";
 import { changedElsewhere, idOf, readTask, same } from "./task-controls.js";
@@ -15,13 +15,15 @@ const clearButton = byId("clear-completed", HTMLButtonElement);
 
 /** Listens once for every task's Delete button, present and future, and for Clear completed. */
 export function deleteTasks() {
-  rows.addEventListener("click", (event) => {
-    const target = event.target;
-    if (target instanceof HTMLButtonElement && target.dataset.action === "delete") {
-      const task = taskOf(idOf(target));
-      if (task !== undefined) deleteWithUndo([task]);
-    }
-  });
+  for (const list of [rows, queuedRows]) {
+    list.addEventListener("click", (event) => {
+      const target = event.target;
+      if (target instanceof HTMLButtonElement && target.dataset.action === "delete") {
+        const task = taskOf(idOf(target));
+        if (task !== undefined) deleteWithUndo([task]);
+      }
+    });
+  }
   clearButton.addEventListener("click", () => deleteWithUndo(tasksShown().filter((task) => task.completed)));
 }
 
@@ -36,6 +38,11 @@ export async function deleteWithUndo(seen) {
   const doomed = [];
   try {
     for (const task of seen) {
+      // An add that waits is the page's own until it is sent: nothing to read.
+      if (task.id < 0) {
+        doomed.push({ task, etag: "" });
+        continue;
+      }
       const current = await readTask(task.id);
       if (current === undefined) continue;
       if (!same(current.task, task)) changedElsewhere(current.task);
@@ -67,6 +74,11 @@ export async function deleteWithUndo(seen) {
  * @param {{ task: Task, etag: string }} doomed
  */
 async function deleteNow({ task, etag }) {
+  if (task.id < 0) {
+    if (cancelAdd(task)) release(task.id);
+    else putBack(task);
+    return;
+  }
   try {
     const res = await sendTask(`${tasksUrl}/${task.id}`, {
       method: "DELETE",

@@ -26,7 +26,7 @@ export interface ListObjectRpc {
     completed: boolean,
     limits: ListLimits,
     key?: seam.IdempotencyKey,
-  ): seam.AppendResult | seam.ListMissing | Promise<seam.AppendResult | seam.ListMissing>;
+  ): Stored<seam.AppendResult | seam.ListMissing>;
   /**
    * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
    * append; `undefined` leaves a field as it is.
@@ -37,12 +37,9 @@ export interface ListObjectRpc {
     completed: boolean | undefined,
     limits: ListLimits,
     ifMatch: seam.IfMatch,
-  ): seam.UpdateResult | seam.ListMissing | Promise<seam.UpdateResult | seam.ListMissing>;
+  ): Stored<seam.UpdateResult | seam.ListMissing>;
   /** Deletes task `id`. */
-  remove(
-    id: number,
-    ifMatch: seam.IfMatch,
-  ): seam.RemoveResult | seam.ListMissing | Promise<seam.RemoveResult | seam.ListMissing>;
+  remove(id: number, ifMatch: seam.IfMatch): Stored<seam.RemoveResult | seam.ListMissing>;
   /**
    * Resolves true once the list's last change is after `change`, or false after `waitMs` or once
    * {@link stopWaiting} is called with the same `key`.
@@ -55,11 +52,41 @@ export interface ListObjectRpc {
   /** Whether the list lives (the directory object asks the default list's, once). */
   state(): seam.ListState | Promise<seam.ListState>;
   /** Makes the list live as `record`: called by the directory object alone, again after a failure. */
-  create(record: ListRecord): seam.ListState | Promise<seam.ListState>;
+  create(record: ListRecord): Stored<seam.ListState>;
   /** Retitles the list as `record`: called by the directory object alone. */
-  retitle(record: ListRecord): seam.ListState | Promise<seam.ListState>;
+  retitle(record: ListRecord): Stored<seam.ListState>;
   /** Deletes the list: called by the directory object alone. */
-  delete(): seam.ListState | Promise<seam.ListState>;
+  delete(): Stored<seam.ListState>;
+}
+
+/**
+ * What an object's write answers when its own storage refused it. Thrown across RPC, the error would
+ * also be reported by workerd as an uncaught exception of the object; as a value, the caller alone
+ * fails its request (500) or tries again (the directory), and logs it.
+ */
+export interface StorageFailed {
+  readonly outcome: "storage-failed";
+  readonly message: string;
+}
+
+/** An object write's answer, or its storage's refusal. */
+type Stored<T> = T | StorageFailed | Promise<T | StorageFailed>;
+
+/** Runs `write` against the object's storage, answering its failure as a {@link StorageFailed}. */
+export function stored<T>(write: () => T): T | StorageFailed {
+  try {
+    return write();
+  } catch (error) {
+    return { outcome: "storage-failed", message: String(error) };
+  }
+}
+
+/** The answer of an object's write, throwing (500) where its storage refused it. */
+export function unlessFailed<T>(what: string, answer: T | StorageFailed): T {
+  if (typeof answer === "object" && answer !== null && (answer as { outcome?: unknown }).outcome === "storage-failed") {
+    throw new Error(`${what} could not write: ${(answer as StorageFailed).message}`);
+  }
+  return answer as T;
 }
 
 /** The binding of the object's class, as far as the store uses it. */
@@ -183,7 +210,7 @@ export class DurableObjectStore implements seam.TaskStore {
     return this.#namespace.getByName(this.name);
   }
 
-  #call<T>(call: () => T | Promise<T>): Promise<T> {
+  #call<T>(call: () => T | StorageFailed | Promise<T | StorageFailed>): Promise<T> {
     return objectCall("The list's Durable Object", call);
   }
 }
@@ -192,13 +219,18 @@ export class DurableObjectStore implements seam.TaskStore {
  * Calls an object, making a failure for a passing reason a {@link StoreUnavailableError} (503, try
  * again) that names `what` was called; what the object's own code throws stays as it is (500).
  */
-export async function objectCall<T>(what: string, call: () => T | Promise<T>): Promise<T> {
+export async function objectCall<T>(
+  what: string,
+  call: () => T | StorageFailed | Promise<T | StorageFailed>,
+): Promise<T> {
+  let answer: T | StorageFailed;
   try {
-    return await call();
+    answer = await call();
   } catch (error) {
     if (!isPassing(error)) throw error;
     throw new StoreUnavailableError(`${what} cannot be reached: ${String(error)}`, { cause: error });
   }
+  return unlessFailed(what, answer);
 }
 
 const missingReads = new Map<"gone" | "not-found", seam.ListRead>();

@@ -17,7 +17,7 @@ import { SqliteDirectory } from "../sqlite/sqlite-directory.ts";
 import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
 import type { Directory, IdempotencyKey } from "../store.ts";
 import type { DirectoryReply, DirectoryRpc } from "./durable-lists.ts";
-import type { ListObjectNamespace } from "./durable-store.ts";
+import { type ListObjectNamespace, unlessFailed } from "./durable-store.ts";
 import { storageConnection } from "./object-storage.ts";
 
 /** A decision on a list that its own object must still be told of. */
@@ -147,9 +147,10 @@ export class ListDirectoryObject extends DurableObject implements DirectoryRpc {
   async #tell({ action, list }: Intent): Promise<boolean> {
     const stub = this.#lists.getByName(list.name);
     try {
-      if (action === "create") await stub.create(list);
-      else if (action === "retitle") await stub.retitle(list);
-      else await stub.delete();
+      const what = `The list ${JSON.stringify(list.name)}'s Durable Object`;
+      if (action === "create") unlessFailed(what, await stub.create(list));
+      else if (action === "retitle") unlessFailed(what, await stub.retitle(list));
+      else unlessFailed(what, await stub.delete());
     } catch (error) {
       console.error(
         JSON.stringify({

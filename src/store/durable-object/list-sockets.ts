@@ -15,12 +15,25 @@ function queued(ws: WebSocket): number {
   return ws.bufferedAmount ?? 0;
 }
 
+/**
+ * How long a socket of a deleted list has to answer the object's close before its connection is
+ * ended anyway (RFC 6455 §7.1.1 lets a server close the connection once it has sent its close).
+ */
+const CLOSE_REPLY_MS = 5000;
+/** Why the object of a deleted list resets itself, as the platform logs it. */
+const LET_GO_REASON = "The list was deleted: the object resets to end its subscribers' connections";
+
 /** What the object keeps with each subscriber's socket, across hibernation. */
 interface Follower {
-  /** The change number of the last event sent to it. */
+  /** The change number of the last event sent to it (while it is not {@link live}). */
   readonly cursor: number;
   /** The list's last change when it came: changes after it are new, and count towards cutting it off. */
   readonly backlogEnd: number;
+  /**
+   * It has every change up to the list's last: each change is sent to it as it is made. Its
+   * attachment then stays as it is from change to change, so a change writes none.
+   */
+  readonly live?: true;
 }
 
 /** The sockets of one object's list, which `list` gives as it is now (undefined once deleted). */
@@ -29,6 +42,8 @@ export class ListSockets {
   readonly #list: () => HeldList | undefined;
   /** Sockets whose catch-up goes on in a later turn: a change does not start a second one. */
   readonly #catchingUp = new Set<WebSocket>();
+  /** Each socket's attachment as last read or written while the object is awake, so a change reads none. */
+  readonly #followers = new WeakMap<WebSocket, Follower>();
 
   constructor(ctx: DurableObjectState, list: () => HeldList | undefined) {
     this.#ctx = ctx;
@@ -45,35 +60,65 @@ export class ListSockets {
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.#ctx.acceptWebSocket(server);
-    server.serializeAttachment({ cursor, backlogEnd: list.change } satisfies Follower);
+    this.#keep(server, { cursor, backlogEnd: list.change });
     this.#feed(server);
     return new Response(null, { status: 101, webSocket: client });
   }
 
   /**
    * Feeds every socket the change `list` just made after change `before`: one at the end gets it as
-   * it is, one still catching up reads on.
+   * it is (its message made once for all of them), one still catching up reads on.
    */
   changed(list: HeldList, before: number): void {
     const event = list.read().changesAfter(before)?.[0];
+    const text = event === undefined ? undefined : eventText(event);
     for (const ws of this.#ctx.getWebSockets()) {
-      const follower = ws.deserializeAttachment() as Follower;
-      if (event !== undefined && follower.cursor === before && queued(ws) < rules.SOCKET_MARK_BYTES) {
-        ws.send(eventText(event));
-        ws.serializeAttachment({ ...follower, cursor: event.change } satisfies Follower);
-      } else if (!this.#catchingUp.has(ws)) {
-        this.#feed(ws);
+      const follower = this.#follower(ws);
+      if (follower.live === true) {
+        if (text !== undefined && queued(ws) < rules.SOCKET_MARK_BYTES) {
+          ws.send(text);
+          continue;
+        }
+        // It missed this change: from here on it is fed from its cursor.
+        this.#keep(ws, { cursor: before, backlogEnd: follower.backlogEnd });
       }
+      if (!this.#catchingUp.has(ws)) this.#feed(ws);
     }
   }
 
-  /** Tells every socket its list was deleted, and closes it. */
+  /**
+   * Tells every socket its list was deleted, and closes it; the object lets go of their connections
+   * once each has answered the close, or after {@link CLOSE_REPLY_MS} (see {@link #letGo}).
+   */
   gone(): void {
-    for (const ws of this.#ctx.getWebSockets()) {
+    const sockets = this.#ctx.getWebSockets();
+    for (const ws of sockets) {
       this.#catchingUp.delete(ws);
       if (ws.readyState !== WebSocket.OPEN) continue;
       ws.send(GONE_TEXT);
       ws.close(rules.NORMAL_CLOSURE, LIST_DELETED);
+    }
+    if (sockets.length > 0) setTimeout(() => this.#letGo(), CLOSE_REPLY_MS);
+  }
+
+  /** A socket's close was answered: once every socket of a deleted list has answered, they are let go of. */
+  closed(): void {
+    if (this.#ctx.getWebSockets().every((ws) => ws.readyState === WebSocket.CLOSED)) this.#letGo();
+  }
+
+  /**
+   * Ends the connections of a deleted list's sockets by resetting the object. workerd keeps the
+   * connection of a socket whose close the object started, even once the close is answered, until
+   * the isolate collects the socket or the object leaves memory (10 s after its last request), and
+   * no call on the socket ends it sooner: the subscriber's stream would stay open that long. A list
+   * made again meanwhile keeps its object and its sockets.
+   */
+  #letGo(): void {
+    if (this.#list() !== undefined) return;
+    try {
+      this.#ctx.abort(LET_GO_REASON);
+    } catch {
+      // abort() throws to stop its caller: this one has nothing left to do.
     }
   }
 
@@ -87,8 +132,12 @@ export class ListSockets {
     this.#catchingUp.delete(ws);
     const list = this.#list();
     if (ws.readyState !== WebSocket.OPEN || list === undefined) return;
-    const follower = ws.deserializeAttachment() as Follower;
-    if (follower.cursor === list.change) return;
+    const follower = this.#follower(ws);
+    if (follower.live === true) return;
+    if (follower.cursor === list.change) {
+      this.#keep(ws, { ...follower, live: true });
+      return;
+    }
     if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
       if (list.read().bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
         ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
@@ -112,11 +161,28 @@ export class ListSockets {
       if (sent >= rules.SOCKET_MARK_BYTES) break;
     }
     if (sent < rules.SOCKET_MARK_BYTES) cursor = version.change;
-    ws.serializeAttachment({ ...follower, cursor } satisfies Follower);
+    const { backlogEnd } = follower;
+    this.#keep(ws, cursor === version.change ? { cursor, backlogEnd, live: true } : { cursor, backlogEnd });
     // The rest in later turns, so that the object answers other requests between two batches.
     if (cursor !== version.change) {
       this.#catchingUp.add(ws);
       setTimeout(() => this.#feed(ws), 0);
     }
+  }
+
+  /** What `ws`'s attachment holds: read once while the object is awake. */
+  #follower(ws: WebSocket): Follower {
+    let follower = this.#followers.get(ws);
+    if (follower === undefined) {
+      follower = ws.deserializeAttachment() as Follower;
+      this.#followers.set(ws, follower);
+    }
+    return follower;
+  }
+
+  /** Writes `follower` to `ws`'s attachment, which outlives the object's memory. */
+  #keep(ws: WebSocket, follower: Follower): void {
+    ws.serializeAttachment(follower);
+    this.#followers.set(ws, follower);
   }
 }

@@ -4,7 +4,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
-import { freshDirectory, type ListRecord } from "../../list/list-directory.ts";
+import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND } from "../../messages.ts";
@@ -23,7 +23,7 @@ import type {
   RemoveResult,
   UpdateResult,
 } from "../store.ts";
-import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
+import { type ListObjectChanges, type ListObjectRpc, type StorageFailed, stored } from "./durable-store.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { storageConnection } from "./object-storage.ts";
 
@@ -75,30 +75,35 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
    * gave; the directory object calls it, once more after a failure, so a list already live as
    * `record` stays as it is.
    */
-  create(record: ListRecord): ListState {
+  create(record: ListRecord): ListState | StorageFailed {
     if (this.#state.state === "live" && this.#state.version === record.version) return this.#state;
     const row = this.#sqlite.row();
-    const resume = { highestId: row?.highestId ?? 0, change: row?.change ?? 0 };
-    this.#db.transaction(() => this.#sqlite.create(record, 0, resume));
-    this.#state = this.#loaded();
-    return this.#state;
+    const resume = row === undefined ? { highestId: 0, change: 0 } : madeAgain(row);
+    return stored(() => {
+      this.#db.transaction(() => this.#sqlite.create(record, 0, resume));
+      this.#state = this.#loaded();
+      return this.#state;
+    });
   }
 
   /** Gives the list a new title and version, as the directory object decided. */
-  retitle(record: ListRecord): ListState {
+  retitle(record: ListRecord): ListState | StorageFailed {
     if (this.#state.state !== "live") return this.#state;
-    this.#db.transaction(() => this.#sqlite.retitle(record));
-    this.#state = { state: "live", title: record.title, version: record.version };
-    return this.#state;
+    return stored(() => {
+      this.#db.transaction(() => this.#sqlite.retitle(record));
+      this.#state = { state: "live", title: record.title, version: record.version };
+      return this.#state;
+    });
   }
 
   /**
    * Deletes the list and its tasks, keeping where its ids and change numbers stopped: every waiting
    * reader is woken to read it gone, and every socket gets `gone` and is closed.
    */
-  delete(): ListState {
+  delete(): ListState | StorageFailed {
     if (this.#state.state !== "live") return this.#state;
-    this.#db.transaction(() => this.#sqlite.delete());
+    const failed = stored(() => this.#db.transaction(() => this.#sqlite.delete()));
+    if (failed !== undefined) return failed;
     this.#list = undefined;
     this.#state = { state: "gone" };
     for (const wake of this.#waiting.values()) wake(true);
@@ -117,7 +122,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     completed: boolean,
     limits: ListLimits,
     key?: IdempotencyKey,
-  ): AppendResult | ListMissing {
+  ): AppendResult | ListMissing | StorageFailed {
     if (this.#list === undefined) return this.#missing();
     return this.#made(this.#list, this.#list.append({ title: titleOf(titleJson), completed }, limits, key));
   }
@@ -128,7 +133,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     completed: boolean | undefined,
     limits: ListLimits,
     ifMatch: IfMatch,
-  ): UpdateResult | ListMissing {
+  ): UpdateResult | ListMissing | StorageFailed {
     if (this.#list === undefined) return this.#missing();
     const patch = {
       ...(titleJson === undefined ? {} : { title: titleOf(titleJson) }),
@@ -137,7 +142,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return this.#made(this.#list, this.#list.update(id, patch, limits, ifMatch));
   }
 
-  remove(id: number, ifMatch: IfMatch): RemoveResult | ListMissing {
+  remove(id: number, ifMatch: IfMatch): RemoveResult | ListMissing | StorageFailed {
     if (this.#list === undefined) return this.#missing();
     return this.#made(this.#list, this.#list.remove(id, ifMatch));
   }
@@ -146,10 +151,11 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
    * Persists and applies the decision's change, if it makes one; then wakes every waiting call and
    * feeds every socket: one at the end gets the change as it is, one still catching up reads on.
    */
-  #made<R extends WriteResult>(list: HeldList, { result, change }: Decision<R>): R {
+  #made<R extends WriteResult>(list: HeldList, { result, change }: Decision<R>): R | StorageFailed {
     if (change === undefined) return result;
     const before = list.change;
-    this.#sqlite.persist(change);
+    const failed = stored(() => this.#sqlite.persist(change));
+    if (failed !== undefined) return failed;
     list.apply(change);
     for (const wake of this.#waiting.values()) wake(true);
     this.#sockets.changed(list, before);
@@ -199,6 +205,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   override webSocketClose(ws: WebSocket, code: number): void {
     // The Hibernation API leaves the reply to the subscriber's close to the object.
     ws.close(code === 1005 || code === 1006 || code === 1015 ? 1000 : code);
+    if (this.#list === undefined) this.#sockets.closed();
   }
 
   override webSocketError(ws: WebSocket): void {

@@ -40,15 +40,16 @@ export function statements(schema: string): Statements {
     // list's state, each row after it one change (\`row_change\` set), in change order. A reader
     // whose change cannot be brought up to date (another list, a change past the list's or older
     // than the deletions it remembers) gets everything from 0. One the journal holds every change
-    // since gets them all; any other each task's last change. The window keeps the changes whose
-    // JSON starts before the chunk's byte limit: at least one, so a reader always moves on;
-    // \`through\` is the last change the reply covers. The first row also carries the list's title
-    // and own version; a list that is not live gives no row at all.
+    // since (change 0 of the same list too: \`followed\`) gets them all; any other each task's last
+    // change. The window keeps the changes whose JSON starts before the chunk's byte limit: at least
+    // one, so a reader always moves on; \`through\` is the last change the reply covers. The first
+    // row also carries the list's title and own version; a list that is not live gives no row at all.
     changes: `WITH state AS (
-  SELECT instance, task_count, json_bytes, change_number, last_id, forgotten, title_json, version,
-    CASE WHEN instance = $1 AND $2::bigint <= change_number AND ($2::bigint = 0 OR $2::bigint >= forgotten)
-      THEN $2::bigint ELSE 0 END AS after
-  FROM ${s}.lists WHERE name = $5 AND live
+  SELECT *, CASE WHEN followed THEN $2::bigint ELSE 0 END AS after FROM (
+    SELECT instance, task_count, json_bytes, change_number, last_id, forgotten, title_json, version,
+      instance = $1 AND $2::bigint <= change_number AND ($2::bigint = 0 OR $2::bigint >= forgotten) AS followed
+    FROM ${s}.lists WHERE name = $5 AND live
+  ) list
 ), ${journalReply(s)}, next AS (
   SELECT id, created, changed, ${TASK_JSON} AS json FROM ${s}.tasks
   WHERE list = $5 AND changed > (SELECT after FROM state) AND NOT (SELECT journal FROM mode) ORDER BY changed LIMIT $4

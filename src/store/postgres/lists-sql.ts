@@ -29,8 +29,9 @@ FROM ${s}.directory d WHERE d.singleton`,
 
 /**
  * `made_list` makes a list live under the directory's row, which the caller holds: past MAX_LISTS
- * (the default list counts) it answers `full`; a deleted name continues its ids and change numbers
- * and forgets everything before (a new instance, every cursor older reset), and comes last.
+ * (the default list counts) it answers `full`; a deleted name continues its ids and change numbers,
+ * its making a change of its own (as `madeAgain` in list-directory.ts), forgets everything before (a
+ * new instance, every cursor the old list gave reset), and comes last.
  * `create_list` is a POST (a name chosen at random by the caller: `taken` when any list ever had
  * it, and the caller draws again), with its Idempotency-Key checked before MAX_LISTS; `put_list`
  * creates or retitles, under If-None-Match: * and If-Match; `patch_list` retitles under If-Match;
@@ -62,7 +63,7 @@ export function listFunctions(s: string): string {
           0, 0, 2, 0, 0)
         ON CONFLICT (name) DO UPDATE SET title_json = EXCLUDED.title_json, live = true, position = EXCLUDED.position,
           version = EXCLUDED.version, instance = EXCLUDED.instance, task_count = 0, json_bytes = 2,
-          forgotten = l.change_number;
+          change_number = l.change_number + 1, forgotten = l.change_number + 1;
       RETURN QUERY SELECT 'created'::text, list_name, new_title_json, new_version, NULL::text;
     END
     $fn$;

@@ -176,6 +176,8 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
       ADD PRIMARY KEY (list, scope);
     ${functions(target)}`;
   },
+  // A deleted list made again is a change of its own, so the last cursor its old list gave is reset.
+  (target) => functions(target),
 ];
 
 /** How many migrations this version knows: a schema at this version is up to date. */

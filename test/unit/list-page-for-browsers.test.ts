@@ -1,0 +1,63 @@
+// A browser at a list's path is sent to the list's page, and a browser at the page of a list that
+// does not exist gets a small HTML page with a link home; API clients get JSON as before.
+import { expect, test } from "vitest";
+import { LIST_DELETED } from "../../src/messages.ts";
+import { expectJsonError } from "./helpers.ts";
+import { createList, listsApp } from "./list-helpers.ts";
+
+/** What Chromium sends when a person opens a URL. */
+const BROWSER = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8" };
+const TOKENS = { READ_TOKENS: "read-token-0123456789", WRITE_TOKENS: "write-token-0123456789" };
+
+test("a browser at /lists/{name} is sent to /lists/{name}/, under the base path, whatever the list and the token", async () => {
+  const app = listsApp({ BASE_PATH: "/api", ...TOKENS });
+  for (const name of ["default", "never-made"]) {
+    for (const method of ["GET", "HEAD"]) {
+      const res = await app.request(`/api/lists/${name}`, { method, headers: BROWSER });
+      expect([res.status, res.headers.get("Location"), res.headers.get("Vary")]).toEqual([
+        302,
+        `/api/lists/${name}/`,
+        "Accept",
+      ]);
+      expect(await res.text()).toBe("");
+    }
+  }
+});
+
+test("an API client at /lists/{name} still gets the list as JSON, or its 401, whatever its Accept", async () => {
+  const app = listsApp();
+  await createList(app, "groceries", "Groceries");
+  for (const accept of [undefined, "*/*", "application/json", "application/json, text/html;q=0.5", "text/html;q=0"]) {
+    const res = await app.request("/lists/groceries", { headers: accept === undefined ? {} : { Accept: accept } });
+    expect([res.status, await res.text()], `Accept: ${accept}`).toEqual([
+      200,
+      '{"name":"groceries","title":"Groceries"}',
+    ]);
+  }
+  const guarded = listsApp(TOKENS);
+  expect((await guarded.request("/lists/default", { headers: { Accept: "application/json" } })).status).toBe(401);
+});
+
+test("a browser at the page of a list never created, or deleted, gets a small HTML page with a link home", async () => {
+  const app = listsApp();
+  await createList(app, "gone-soon");
+  expect((await app.request("/lists/gone-soon", { method: "DELETE" })).status).toBe(204);
+  for (const [name, status, heading] of [
+    ["never-made", 404, "No list here"],
+    ["gone-soon", 410, "This list was deleted"],
+  ] as const) {
+    const res = await app.request(`/lists/${name}/`, { headers: BROWSER });
+    expect(res.status).toBe(status);
+    expect(res.headers.get("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(res.headers.get("Content-Security-Policy")).toMatch(/^default-src 'none'/);
+    const html = await res.text();
+    expect(html).toContain(`<h1>${heading}</h1>`);
+    // From /lists/{name}/, two steps up is the base path (here none): the home page and its lists.
+    expect(html).toContain('<a href="../../">Go to your lists</a>');
+    const head = await app.request(`/lists/${name}/`, { method: "HEAD", headers: BROWSER });
+    expect([head.status, await head.text()]).toEqual([status, ""]);
+  }
+  await expectJsonError(await app.request("/lists/gone-soon/"), 410, LIST_DELETED);
+  expect((await app.request("/lists/never-made/")).status).toBe(404);
+  expect((await app.request("/lists/gone-soon/", { headers: { Accept: "application/json" } })).status).toBe(410);
+});
