@@ -1,6 +1,7 @@
 // Catching up from 0: what one subscriber's catch-up costs the server beside a GET of the same list,
 // and how long a small GET waits while many subscribers catch up at once.
 import { setTimeout as sleep } from "node:timers/promises";
+import { lastTaskId } from "../lib/http.ts";
 import { CLOCK_TICKS, type CpuLayout, coreTicks, coreTicksBetween, cpuTicks } from "../lib/load.ts";
 import type { BenchServer } from "../lib/servers.ts";
 import { NEW_TASK_BODY } from "../lib/trial.ts";
@@ -58,6 +59,48 @@ export async function catchUps(server: BenchServer, transport: Transport, count:
   }
 }
 
+/** What one catch-up from 0 costs the server beside one GET of the same list. */
+export interface CatchUpReading {
+  readonly tasks: number;
+  readonly listBytes: number;
+  /** The server's CPU per GET of the list, and per catch-up from 0 of each kind, in ms. */
+  readonly getCpuMs: number;
+  readonly sseCpuMs: number;
+  readonly wsCpuMs: number;
+  /** Bytes each catch-up received. */
+  readonly sseBytes: number;
+  readonly wsBytes: number;
+}
+
+/**
+ * The server's CPU per GET of its whole list of `tasks` tasks (`gets` of them, one after another)
+ * and per catch-up from 0 over SSE and over a WebSocket (`count` of each), after a warm-up of each.
+ */
+export async function catchUpCost(
+  server: BenchServer,
+  tasks: number,
+  gets: number,
+  count: number,
+): Promise<CatchUpReading> {
+  // A list grown by POSTs only: the last change is the last task's id.
+  const last = await lastTaskId(server.url);
+  const listBytes = (await (await fetch(server.url)).arrayBuffer()).byteLength;
+  // Warm-up: each runtime compiles the paths of a GET and of each catch-up before they are measured.
+  await getLists(server, 2, listBytes);
+  for (const transport of ["sse", "ws"] as const) await catchUps(server, transport, 1, last);
+  const getCpuMs = (await cpuMsOver(server.pid, () => getLists(server, gets, listBytes))) / gets;
+  const perCatchUp = async (transport: Transport) => {
+    let bytes = 0;
+    const ms = await cpuMsOver(server.pid, async () => {
+      bytes = await catchUps(server, transport, count, last);
+    });
+    return { ms: ms / count, bytes };
+  };
+  const sse = await perCatchUp("sse");
+  const ws = await perCatchUp("ws");
+  return { tasks, listBytes, getCpuMs, sseCpuMs: sse.ms, wsCpuMs: ws.ms, sseBytes: sse.bytes, wsBytes: ws.bytes };
+}
+
 /** What {@link getsWhileCatchingUp} measured. */
 export interface BusyGets {
   /** GETs made during the catch-ups: fewer than asked when they took more than {@link BUSY_GETS_MS}. */
@@ -74,8 +117,8 @@ export interface BusyGets {
 
 /**
  * `gets` GETs of task 2, one after another over one kept-alive connection, first alone, then while
- * `subscribers` SSE subscribers catch up from 0 to change `last`, each starting again when done;
- * each series stops after {@link BUSY_GETS_MS} if it is not done by then.
+ * `subscribers` subscribers over `transport` catch up from 0 to change `last`, each starting again
+ * when done; each series stops after {@link BUSY_GETS_MS} if it is not done by then.
  */
 export async function getsWhileCatchingUp(
   server: BenchServer,
@@ -83,6 +126,7 @@ export async function getsWhileCatchingUp(
   gets: number,
   subscribers: number,
   last: number,
+  transport: Transport,
 ): Promise<BusyGets> {
   const port = portOf(server);
   const getter = await PostClient.connect(port, NEW_TASK_BODY);
@@ -101,7 +145,7 @@ export async function getsWhileCatchingUp(
   let client: FeedClient | undefined;
   try {
     const idle = await timeGets();
-    client = new FeedClient({ type: "catch-up", port, transport: "sse", parallel: subscribers, count: 0, last });
+    client = new FeedClient({ type: "catch-up", port, transport, parallel: subscribers, count: 0, last });
     // The GETs start once every subscriber's connection is the server's, beside the GETs' own.
     const deadline = Date.now() + CATCH_UP_TIMEOUT_MS;
     while (portQueues(port).connections < subscribers + 1) {

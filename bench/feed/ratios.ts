@@ -1,13 +1,12 @@
 // The ratios of the feed scenario, which its table and its targets both show.
-import type { Merged } from "../lib/results.ts";
+import type { CatchUpReading } from "./catch-up.ts";
 import type { StalledReading } from "./stalled.ts";
-import type { FeedReading } from "./trial.ts";
 
 /** The crowd the PATCH target names; a run with fewer stalled subscribers is scaled to it. */
 export const TARGET_STALLED = 1_000;
 
 /** A catch-up's CPU over a GET's, of the same list. */
-export function catchUpRatio(row: Merged<FeedReading>, transport: "sse" | "ws"): number {
+export function catchUpRatio(row: CatchUpReading, transport: "sse" | "ws"): number {
   return (transport === "sse" ? row.sseCpuMs : row.wsCpuMs) / row.getCpuMs;
 }
 

@@ -4,6 +4,7 @@
 import type { Merged } from "../lib/results.ts";
 import { RUNTIMES } from "../lib/subjects.ts";
 import { table } from "../lib/table.ts";
+import type { CatchUpReading } from "./catch-up.ts";
 import { catchUpRatio, stalledRatio } from "./ratios.ts";
 import type { StalledReading } from "./stalled.ts";
 import type { FeedReading } from "./trial.ts";
@@ -16,20 +17,20 @@ const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 /** The three tables of the feed scenario, runtime by runtime. */
 export function feedTables(feed: readonly Row[]): string {
   const rows = [...feed].sort((a, b) => RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime));
-  const catchUp = table(
-    rows,
+  const catchUp = table<{ row: Row; size: CatchUpReading }>(
+    rows.flatMap((row) => row.catchUps.map((size) => ({ row, size }))),
     [
-      ["Runtime", (r) => r.runtime],
-      ["Tasks", (r) => int(r.catchUpTasks)],
-      ["list MiB", (r) => mib(r.listBytes)],
-      ["GET CPU ms", (r) => dec(1)(r.getCpuMs)],
-      ["SSE catch-up CPU ms", (r) => dec(1)(r.sseCpuMs)],
-      ["SSE × GET", (r) => dec(2)(catchUpRatio(r, "sse"))],
-      ["SSE MiB", (r) => mib(r.sseBytes)],
-      ["WebSocket catch-up CPU ms", (r) => dec(1)(r.wsCpuMs)],
-      ["WebSocket × GET", (r) => dec(2)(catchUpRatio(r, "ws"))],
-      ["WebSocket MiB", (r) => mib(r.wsBytes)],
-      ["trials", (r) => int(r.trials)],
+      ["Runtime", ({ row }) => row.runtime],
+      ["Tasks", ({ size }) => int(size.tasks)],
+      ["list MiB", ({ size }) => mib(size.listBytes)],
+      ["GET CPU ms", ({ size }) => dec(1)(size.getCpuMs)],
+      ["SSE catch-up CPU ms", ({ size }) => dec(1)(size.sseCpuMs)],
+      ["SSE × GET", ({ size }) => dec(2)(catchUpRatio(size, "sse"))],
+      ["SSE MiB", ({ size }) => mib(size.sseBytes)],
+      ["WebSocket catch-up CPU ms", ({ size }) => dec(1)(size.wsCpuMs)],
+      ["WebSocket × GET", ({ size }) => dec(2)(catchUpRatio(size, "ws"))],
+      ["WebSocket MiB", ({ size }) => mib(size.wsBytes)],
+      ["trials", ({ row }) => int(row.trials)],
     ],
     1,
   );
@@ -45,6 +46,10 @@ export function feedTables(feed: readonly Row[]): string {
       ["during p50 ms", (r) => dec(2)(r.busyGetP50Ms)],
       ["during p99 ms", (r) => dec(2)(r.busyGetP99Ms)],
       ["catch-ups done", (r) => int(r.busyCatchUps)],
+      ["WebSocket GETs", (r) => int(r.busyWsGets)],
+      ["WebSocket p50 ms", (r) => dec(2)(r.busyWsGetP50Ms)],
+      ["WebSocket p99 ms", (r) => dec(2)(r.busyWsGetP99Ms)],
+      ["WebSocket catch-ups done", (r) => int(r.busyWsCatchUps)],
       ["other on it", (r) => `${Math.round(r.busyServerCoreOther * 100)}%`],
     ],
     1,

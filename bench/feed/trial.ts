@@ -1,17 +1,17 @@
 // One trial of the feed scenario (issue 38) on one runtime: small GETs while many subscribers catch
 // up, what one catch-up costs beside a GET of the list, and what stalled subscribers cost a PATCH.
-import { lastTaskId, postMany } from "../lib/http.ts";
+import { postMany } from "../lib/http.ts";
 import type { BenchServer } from "../lib/servers.ts";
 import { INITIAL_TASKS, type Runtime } from "../lib/subjects.ts";
 import { NEW_TASK_BODY, type RunSettings, startSubject } from "../lib/trial.ts";
-import { catchUps, cpuMsOver, getLists, getsWhileCatchingUp } from "./catch-up.ts";
+import { type CatchUpReading, catchUpCost, getsWhileCatchingUp } from "./catch-up.ts";
 import type { Transport } from "./protocol.ts";
 import { fillForStalls, patchesWithStalls, type StalledReading } from "./stalled.ts";
 
 /** How much each part of a feed trial does. */
 export interface FeedCounts {
-  /** Tasks the subscribers catch up on, and the GETs and catch-ups of each kind whose CPU is compared. */
-  readonly catchUpTasks: number;
+  /** Tasks of the lists the subscribers catch up on, from small to large, and the GETs and catch-ups of each kind whose CPU is compared. */
+  readonly catchUpTasks: readonly number[];
   readonly gets: number;
   readonly catchUps: number;
   /** Tasks, subscribers and GETs of task 2 of the GETs during catch-ups. */
@@ -27,7 +27,7 @@ export interface FeedCounts {
 export function feedCounts(quick: boolean, stalled: number | undefined): FeedCounts {
   return quick
     ? {
-        catchUpTasks: 10_000,
+        catchUpTasks: [20_000],
         gets: 10,
         catchUps: 3,
         busyTasks: 20_000,
@@ -37,7 +37,7 @@ export function feedCounts(quick: boolean, stalled: number | undefined): FeedCou
         patches: 500,
       }
     : {
-        catchUpTasks: 100_000,
+        catchUpTasks: [20_000, 100_000],
         gets: 20,
         catchUps: 5,
         busyTasks: 20_000,
@@ -51,15 +51,8 @@ export function feedCounts(quick: boolean, stalled: number | undefined): FeedCou
 /** What one feed trial measured; ratios are left to the medians. */
 export interface FeedReading {
   readonly runtime: Runtime;
-  readonly catchUpTasks: number;
-  readonly listBytes: number;
-  /** The server's CPU per GET of the list, and per catch-up from 0 of each kind, in ms. */
-  readonly getCpuMs: number;
-  readonly sseCpuMs: number;
-  readonly wsCpuMs: number;
-  /** Bytes each catch-up received. */
-  readonly sseBytes: number;
-  readonly wsBytes: number;
+  /** A catch-up from 0 beside a GET, at each list size. */
+  readonly catchUps: readonly CatchUpReading[];
   readonly busyTasks: number;
   readonly busySubscribers: number;
   readonly busyGets: number;
@@ -70,6 +63,11 @@ export interface FeedReading {
   readonly busyGetP99Ms: number;
   readonly busyCatchUps: number;
   readonly busyServerCoreOther: number;
+  /** The same GETs while as many WebSocket subscribers catch up. */
+  readonly busyWsGets: number;
+  readonly busyWsGetP50Ms: number;
+  readonly busyWsGetP99Ms: number;
+  readonly busyWsCatchUps: number;
   readonly stalled: number;
   /** Subscribers that stopped reading: SSE, and WebSocket where the runtime says what a socket holds. */
   readonly sse: StalledReading;
@@ -91,26 +89,17 @@ export async function runFeedTrial(runtime: Runtime, counts: FeedCounts, run: Ru
     server = await startSubject("app", runtime, run);
     await postMany(server.url, NEW_TASK_BODY, counts.busyTasks - INITIAL_TASKS);
     const { busyTasks, busySubscribers, busyGets } = counts;
-    const busy = await getsWhileCatchingUp(server, run.layout, busyGets, busySubscribers, busyTasks);
+    const busy = await getsWhileCatchingUp(server, run.layout, busyGets, busySubscribers, busyTasks, "sse");
+    const busyWs = await getsWhileCatchingUp(server, run.layout, busyGets, busySubscribers, busyTasks, "ws");
 
-    await postMany(server.url, NEW_TASK_BODY, counts.catchUpTasks - busyTasks);
-    // A fresh list with POSTs only: the last change is the last task's id.
-    const last = await lastTaskId(server.url);
-    const listBytes = (await (await fetch(server.url)).arrayBuffer()).byteLength;
-    // Warm-up: each runtime compiles the paths of a GET and of each catch-up before they are measured.
-    await getLists(server, 2, listBytes);
-    for (const transport of ["sse", "ws"] as const) await catchUps(server, transport, 1, last);
-    const live = server;
-    const getCpuMs = (await cpuMsOver(live.pid, () => getLists(live, counts.gets, listBytes))) / counts.gets;
-    const perCatchUp = async (transport: Transport) => {
-      let bytes = 0;
-      const ms = await cpuMsOver(live.pid, async () => {
-        bytes = await catchUps(live, transport, counts.catchUps, last);
-      });
-      return { ms: ms / counts.catchUps, bytes };
-    };
-    const sse = await perCatchUp("sse");
-    const ws = await perCatchUp("ws");
+    const catchUps: CatchUpReading[] = [];
+    for (const tasks of counts.catchUpTasks) {
+      await postMany(server.url, NEW_TASK_BODY, tasks - (catchUps.at(-1)?.tasks ?? busyTasks));
+      // CPU is read in clock ticks of 10 ms: a shorter list gets as many more GETs and catch-ups, so
+      // that each figure spans about as many ticks as the largest list's.
+      const more = Math.max(1, Math.round(Math.max(...counts.catchUpTasks) / tasks));
+      catchUps.push(await catchUpCost(server, tasks, counts.gets * more, counts.catchUps * more));
+    }
     await server.stop();
     server = undefined;
 
@@ -120,13 +109,7 @@ export async function runFeedTrial(runtime: Runtime, counts: FeedCounts, run: Ru
     if (stalled.sse === undefined) throw new Error("No stalled SSE subscribers were measured");
     return {
       runtime,
-      catchUpTasks: counts.catchUpTasks,
-      listBytes,
-      getCpuMs,
-      sseCpuMs: sse.ms,
-      wsCpuMs: ws.ms,
-      sseBytes: sse.bytes,
-      wsBytes: ws.bytes,
+      catchUps,
       busyTasks,
       busySubscribers,
       busyGets: busy.gets,
@@ -136,6 +119,10 @@ export async function runFeedTrial(runtime: Runtime, counts: FeedCounts, run: Ru
       busyGetP99Ms: busy.busyP99Ms,
       busyCatchUps: busy.catchUps,
       busyServerCoreOther: busy.serverCoreOther,
+      busyWsGets: busyWs.gets,
+      busyWsGetP50Ms: busyWs.busyP50Ms,
+      busyWsGetP99Ms: busyWs.busyP99Ms,
+      busyWsCatchUps: busyWs.catchUps,
       stalled: counts.stalled,
       sse: stalled.sse,
       ws: stalled.ws,

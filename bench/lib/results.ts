@@ -56,7 +56,11 @@ function mergeFeed(readings: readonly FeedReading[]): Merged<FeedReading>[] {
       const found = trials.flatMap((t) => t[kind] ?? []);
       return found.length === 0 ? undefined : mergeTrials(found, () => kind)[0];
     };
-    return { ...merged, sse: stalls("sse") ?? merged.sse, ws: stalls("ws") };
+    const catchUps = mergeTrials(
+      trials.flatMap((t) => t.catchUps),
+      (r) => String(r.tasks),
+    );
+    return { ...merged, catchUps, sse: stalls("sse") ?? merged.sse, ws: stalls("ws") };
   });
 }
 

@@ -11,8 +11,18 @@ import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from ".
 import { readId, type Task } from "./task.ts";
 import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES, locate } from "./task-chunks.ts";
 
+export type { EventBatch, EventFormat } from "./event-batches.ts";
 export type { PageQuery } from "./list-page.ts";
-export type { EncodedTask, JsonBytes, ListEvent, ListEvents, ListPage, ListVersion, TaskRead } from "./list-version.ts";
+export type {
+  EncodedTask,
+  JsonBytes,
+  ListEvent,
+  ListEventBatches,
+  ListEvents,
+  ListPage,
+  ListVersion,
+  TaskRead,
+} from "./list-version.ts";
 export { type CopiedChange, encodeTask, type HeldTask, type StoredList, type StoredTask } from "./stored-list.ts";
 
 const encoder = new TextEncoder();

@@ -1,5 +1,6 @@
 // One version of the list, as every reader sees it: the JSON of the whole list or of the tasks
 // after an id, one task with its own version, and the changes after a change number.
+import type { EventBatch, EventFormat } from "./event-batches.ts";
 import type { ListUsage } from "./limits.ts";
 import type { PageQuery } from "./list-page.ts";
 
@@ -48,6 +49,12 @@ export interface ListEvents {
   readonly events: Iterable<ListEvent>;
 }
 
+/** What brings a cursor up to date, written as bytes: `reset` when it cannot be, and then the whole list follows. */
+export interface ListEventBatches {
+  readonly reset: boolean;
+  readonly batches: Iterable<EventBatch>;
+}
+
 /** The list as it was after one change. Later changes never change what it holds. */
 export interface ListVersion {
   /** Tells this version apart from every other version of every list; safe between an ETag's quotes. */
@@ -78,6 +85,11 @@ export interface ListVersion {
    * the whole list when `change` is older than the deletions remembered or newer than the list.
    */
   eventsAfter(change: number): ListEvents;
+  /**
+   * The same events, those up to change `through` only, written in `format` in batches of about
+   * `batchBytes`: a backlog sent without an object per task.
+   */
+  eventBatches(change: number, through: number, format: EventFormat, batchBytes: number): ListEventBatches;
   /**
    * Every change after change `change`, each with the task as that change left it, in change
    * order; undefined when the list no longer keeps changes that far back.

@@ -3,12 +3,14 @@
 import { entryAfter, type LogView } from "./change-log.ts";
 import type { ChunkState } from "./chunk-edits.ts";
 import { indexAfter, taskAt, withoutComma } from "./chunk-view.ts";
+import { backlogBatches, type EventFormat } from "./event-batches.ts";
 import type { ListUsage } from "./limits.ts";
 import { type PageQuery, packed, pageParts } from "./list-page.ts";
 import {
   type EncodedTask,
   type JsonBytes,
   type ListEvent,
+  type ListEventBatches,
   type ListEvents,
   type ListPage,
   type ListVersion,
@@ -126,8 +128,19 @@ export class Snapshot implements ListVersion {
   }
 
   eventsAfter(change: number): ListEvents {
-    const reset = change > this.change || (change > 0 && change < this.#log.forgotten);
+    const reset = this.#reset(change);
     return { reset, events: this.#events(reset ? 0 : change) };
+  }
+
+  eventBatches(change: number, through: number, format: EventFormat, batchBytes: number): ListEventBatches {
+    const reset = this.#reset(change);
+    const source = { chunks: this.#chunks, log: this.#log };
+    return { reset, batches: backlogBatches(source, reset ? 0 : change, through, format, batchBytes) };
+  }
+
+  /** Whether a cursor at `change` cannot be brought up to date: older than the deletions remembered, or newer than the list. */
+  #reset(change: number): boolean {
+    return change > this.change || (change > 0 && change < this.#log.forgotten);
   }
 
   changesAfter(change: number): readonly ListEvent[] | undefined {

@@ -2,7 +2,7 @@
 // and reset events, and gone when the list is deleted.
 import type { TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
-import { GONE_EVENT, KEEP_ALIVE, RESET_EVENT, type TaskFrames } from "./frames.ts";
+import { GONE_EVENT, KEEP_ALIVE, RESET_EVENT, SSE_FORMAT, type TaskFrames } from "./frames.ts";
 
 /** Bytes an event stream holds unsent before it waits for the subscriber to read. */
 const STREAM_MARK_BYTES = 64 * 1024;
@@ -59,7 +59,9 @@ export function eventStream(
               drain = done;
               signal.addEventListener("abort", () => done(), { once: true });
             }),
-          send: (events, fresh) => controller.enqueue(frames.events(events, fresh)),
+          send: (events) => controller.enqueue(frames.events(events)),
+          format: SSE_FORMAT,
+          write: (batch) => controller.enqueue(batch.bytes),
           reset: () => controller.enqueue(RESET_EVENT),
           gone: () => {
             controller.enqueue(GONE_EVENT);

@@ -1,6 +1,6 @@
 // Following the list from a change number: one event per task changed after it, in change order,
 // then every later change once, as fast as the subscriber takes them. SSE and WebSocket share it.
-import type { ListEvent, ListVersion } from "../list/encoded-list.ts";
+import type { EventBatch, EventFormat, ListEvent, ListVersion } from "../list/encoded-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
 import type { ListRead, TaskStore } from "../store/store.ts";
 
@@ -13,8 +13,12 @@ export interface Sink {
   full(): boolean;
   /** Resolves once it is no longer full, or when `signal` aborts. */
   drained(signal: AbortSignal): Promise<void>;
-  /** Sends events in change order, at once; `fresh` when their changes came after the subscriber, so others get them too. */
-  send(events: readonly ListEvent[], fresh: boolean): void;
+  /** Sends new changes in change order, at once: every subscriber gets them, so their frames are shared. */
+  send(events: readonly ListEvent[]): void;
+  /** How it takes a backlog's events, written as bytes. */
+  readonly format: EventFormat;
+  /** Sends a batch of a backlog's events, written in its format, at once. */
+  write(batch: EventBatch): void;
   /** Tells the subscriber to drop what it holds: its cursor cannot be brought up to date, and the whole list follows. */
   reset(): void;
   /** Tells the subscriber its list was deleted, and ends the subscription. */
@@ -67,12 +71,12 @@ export async function follow(
     while (!signal.aborted) {
       let done: boolean;
       if (catchingUp) {
-        const { reset, events } = list.eventsAfter(cursor);
+        const { reset, batches } = list.eventBatches(cursor, backlogEnd, sink.format, BATCH_BYTES);
         if (reset) {
           sink.reset();
           cursor = 0;
         }
-        done = await sendAll(sink, events, backlogEnd, false, sent, signal);
+        done = await writeAll(sink, batches, sent, signal);
         if (done) {
           // A task of the backlog changed since is sent with its change, next.
           cursor = Math.max(cursor, backlogEnd);
@@ -87,7 +91,7 @@ export async function follow(
           catchingUp = true;
           continue;
         }
-        done = changes !== undefined && (await sendAll(sink, changes, list.change, true, sent, signal));
+        done = changes !== undefined && (await sendAll(sink, changes, list.change, sent, signal));
       }
       if (signal.aborted) return;
       if (sink.full()) {
@@ -112,14 +116,37 @@ export async function follow(
 }
 
 /**
- * Sends the events up to change `through` in batches of about {@link BATCH_BYTES}, letting other
+ * Writes a backlog's batches, letting other requests run between them. True when all were
+ * written; false when the sink filled or `signal` aborted first.
+ */
+async function writeAll(
+  sink: Sink,
+  batches: Iterable<EventBatch>,
+  sent: (change: number) => void,
+  signal: AbortSignal,
+): Promise<boolean> {
+  if (sink.full()) return false;
+  // Each full batch is followed by a turn for others. A short one is the last (or makes way for an
+  // event too big for it): after the last, the feed waits for changes at once, so it misses none.
+  for (const batch of batches) {
+    sink.write(batch);
+    sent(batch.last);
+    if (sink.full()) return false;
+    if (batch.bytes.byteLength < BATCH_BYTES) continue;
+    await otherTurns();
+    if (signal.aborted) return false;
+  }
+  return true;
+}
+
+/**
+ * Sends new changes up to change `through` in batches of about {@link BATCH_BYTES}, letting other
  * requests run between batches. True when all were sent; false when the sink filled or `signal` aborted first.
  */
 async function sendAll(
   sink: Sink,
   events: Iterable<ListEvent>,
   through: number,
-  fresh: boolean,
   sent: (change: number) => void,
   signal: AbortSignal,
 ): Promise<boolean> {
@@ -131,7 +158,7 @@ async function sendAll(
     batch.push(event);
     bytes += event.json.byteLength;
     if (bytes < BATCH_BYTES) continue;
-    sink.send(batch, fresh);
+    sink.send(batch);
     sent(event.change);
     batch = [];
     bytes = 0;
@@ -141,7 +168,7 @@ async function sendAll(
   }
   const last = batch.at(-1);
   if (last !== undefined) {
-    sink.send(batch, fresh);
+    sink.send(batch);
     sent(last.change);
   }
   return true;

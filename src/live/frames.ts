@@ -1,17 +1,27 @@
 // Each event as a subscriber receives it: a Server-Sent Event, or the text of a WebSocket message.
 // A new change goes to every subscriber at once, so its frame is made once and shared.
-import type { ListEvent } from "../list/encoded-list.ts";
+import type { EventFormat, ListEvent } from "../list/encoded-list.ts";
 import { eventText } from "../list/event-text.ts";
 
 const encoder = new TextEncoder();
-const EVENT_SUFFIX = encoder.encode("\n\n");
-const ID_PREFIX = encoder.encode("id: ");
-/** What follows an event's id, up to its data, for each kind of event. */
-const KIND_LINES = {
-  task: encoder.encode("\nevent: task\ndata: "),
-  update: encoder.encode("\nevent: update\ndata: "),
-  delete: encoder.encode("\nevent: delete\ndata: "),
-} as const;
+const KINDS = ["task", "update", "delete"] as const;
+
+/** SSE: `id: <change number>`, `event: task|update|delete`, and the task's JSON as `data`. */
+export const SSE_FORMAT: EventFormat = {
+  head: encoder.encode("id: "),
+  kinds: kindBytes((kind) => `\nevent: ${kind}\ndata: `),
+  tail: encoder.encode("\n\n"),
+  framed: false,
+};
+/** The text of a WebSocket message: `{"id":<change number>,"event":...,"data":...}`, as {@link eventText} makes it. */
+export const SOCKET_TEXT_FORMAT: EventFormat = {
+  head: encoder.encode('{"id":'),
+  kinds: kindBytes((kind) => `,"event":"${kind}","data":`),
+  tail: encoder.encode("}"),
+  framed: false,
+};
+/** The same messages, each a whole WebSocket frame, for a runtime that takes frames as bytes. */
+export const SOCKET_FRAME_FORMAT: EventFormat = { ...SOCKET_TEXT_FORMAT, framed: true };
 /** Frames kept for sharing: enough for the changes of a burst; older ones are made again if asked. */
 const SHARED_FRAMES = 256;
 
@@ -34,60 +44,37 @@ export class TaskFrames {
   readonly #texts = new Map<number, Made<string>>();
 
   /** The event as SSE: `id: <change number>`, `event: task|update|delete`, and its JSON as `data`. */
-  event(event: ListEvent, share: boolean): Uint8Array<ArrayBuffer> {
-    return this.#made(this.#events, event, share, () => {
+  event(event: ListEvent): Uint8Array<ArrayBuffer> {
+    return this.#made(this.#events, event, () => {
       const prefix = encoder.encode(`id: ${event.change}\nevent: ${event.event}\ndata: `);
-      const frame = new Uint8Array(prefix.byteLength + event.json.byteLength + EVENT_SUFFIX.byteLength);
+      const frame = new Uint8Array(prefix.byteLength + event.json.byteLength + SSE_FORMAT.tail.byteLength);
       frame.set(prefix);
       frame.set(event.json, prefix.byteLength);
-      frame.set(EVENT_SUFFIX, prefix.byteLength + event.json.byteLength);
+      frame.set(SSE_FORMAT.tail, prefix.byteLength + event.json.byteLength);
       return frame;
     });
   }
 
-  /**
-   * Events as one run of SSE frames, sent in one write. Those of a backlog, which one subscriber
-   * reads, are written straight into it; new changes use their shared frames.
-   */
-  events(events: readonly ListEvent[], share: boolean): Uint8Array<ArrayBuffer> {
+  /** New changes as one run of SSE frames, each the shared frame of its change, sent in one write. */
+  events(events: readonly ListEvent[]): Uint8Array<ArrayBuffer> {
     const only = events.length === 1 ? events[0] : undefined;
-    if (only !== undefined) return this.event(only, share);
-    if (share) return joined(events.map((event) => this.event(event, true)));
-    let size = 0;
-    for (const event of events) {
-      size += ID_PREFIX.byteLength + digits(event.change) + KIND_LINES[event.event].byteLength;
-      size += event.json.byteLength + EVENT_SUFFIX.byteLength;
-    }
-    const run = new Uint8Array(size);
-    let at = 0;
-    for (const event of events) {
-      run.set(ID_PREFIX, at);
-      at = writeNumber(run, at + ID_PREFIX.byteLength, event.change);
-      const kind = KIND_LINES[event.event];
-      run.set(kind, at);
-      run.set(event.json, at + kind.byteLength);
-      at += kind.byteLength + event.json.byteLength;
-      run.set(EVENT_SUFFIX, at);
-      at += EVENT_SUFFIX.byteLength;
-    }
-    return run;
+    if (only !== undefined) return this.event(only);
+    return joined(events.map((event) => this.event(event)));
   }
 
   /** The event as the text of a WebSocket message: `{"id":<change number>,"event":...,"data":...}`. */
-  text(event: ListEvent, share: boolean): string {
-    return this.#made(this.#texts, event, share, () => eventText(event));
+  text(event: ListEvent): string {
+    return this.#made(this.#texts, event, () => eventText(event));
   }
 
-  /** A frame of `event`, the shared one when it was made from the same change, else a new one (kept when `share`). */
-  #made<T>(frames: Map<number, Made<T>>, event: ListEvent, share: boolean, make: () => T): T {
+  /** A frame of `event`: the shared one when it was made from the same change, else a new one, kept. */
+  #made<T>(frames: Map<number, Made<T>>, event: ListEvent, make: () => T): T {
     const kept = frames.get(event.change);
     // A list made again (a database's list replaced) reuses change numbers: only the same bytes are the same change.
     if (kept !== undefined && sameEvent(kept.event, event)) return kept.frame;
     const frame = make();
-    if (share) {
-      frames.set(event.change, { event, frame });
-      if (frames.size > SHARED_FRAMES) frames.delete(frames.keys().next().value as number);
-    }
+    frames.set(event.change, { event, frame });
+    if (frames.size > SHARED_FRAMES) frames.delete(frames.keys().next().value as number);
     return frame;
   }
 }
@@ -105,22 +92,11 @@ function joined(parts: readonly Uint8Array<ArrayBuffer>[]): Uint8Array<ArrayBuff
   return all;
 }
 
-/** The number of decimal digits of a whole number. */
-function digits(value: number): number {
-  let count = 1;
-  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) count += 1;
-  return count;
-}
-
-/** Writes a whole number's decimal digits into `bytes` at `at`; returns where they end. */
-function writeNumber(bytes: Uint8Array, at: number, value: number): number {
-  const end = at + digits(value);
-  let rest = value;
-  for (let place = end - 1; place >= at; place--) {
-    bytes[place] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
-  }
-  return end;
+function kindBytes(line: (kind: ListEvent["event"]) => string): Record<ListEvent["event"], Uint8Array> {
+  return Object.fromEntries(KINDS.map((kind) => [kind, encoder.encode(line(kind))])) as Record<
+    ListEvent["event"],
+    Uint8Array
+  >;
 }
 
 /** Whether two events are one: a deletion of the same task, or views of the same bytes of the same buffer. */

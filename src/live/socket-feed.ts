@@ -8,6 +8,7 @@ import type { TaskStore } from "../store/store.ts";
 import { KEEP_ALIVE_MS } from "../time-rules.ts";
 import { follow, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
+import { batchSending } from "./socket-batches.ts";
 import type { Subscribers } from "./subscribers.ts";
 
 /** The socket's own count of bytes sent but not yet written: `bufferedAmount`, or Bun's `getBufferedAmount()`. */
@@ -46,9 +47,10 @@ export function socketFeed(
       const sink: Sink = {
         full: () => buffered(ws) >= rules.SOCKET_MARK_BYTES,
         drained: (signal) => rules.drained(() => buffered(ws), signal),
-        send: (events, fresh) => {
-          for (const event of events) ws.send(frames.text(event, fresh));
+        send: (events) => {
+          for (const event of events) ws.send(frames.text(event));
         },
+        ...batchSending(ws),
         reset: () => ws.send(RESET_TEXT),
         gone: () => {
           ws.send(GONE_TEXT);

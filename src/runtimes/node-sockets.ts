@@ -5,6 +5,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { defineWebSocketHelper, type UpgradeWebSocket, WSContext, type WSEvents } from "hono/ws";
 import { type WebSocket, WebSocketServer } from "ws";
+import { type FrameWriting, WRITE_FRAMES } from "../live/socket-batches.ts";
 import { MAX_MESSAGE_BYTES } from "../socket-rules.ts";
 
 /** Where the app's upgrade leaves the events of a socket it accepts, on the env of an upgrade request. */
@@ -50,7 +51,7 @@ export function serveSockets(
         sockets.handleUpgrade(incoming, socket, head, (ws) => {
           ponged.add(ws);
           ws.on("pong", () => ponged.add(ws));
-          open(ws, events, incoming);
+          open(ws, events, incoming, socket);
         });
       })
       .catch(() => socket.destroy());
@@ -68,8 +69,13 @@ export function serveSockets(
   });
 }
 
-/** Runs the app's events on an open socket. */
-function open(ws: WebSocket, events: WSEvents<WebSocket>, incoming: IncomingMessage): void {
+/** Runs the app's events on an open socket, which `connection` carries. */
+function open(ws: WebSocket, events: WSEvents<WebSocket>, incoming: IncomingMessage, connection: Duplex): void {
+  // Frames built whole go to the connection in one write. Without compression ws writes each
+  // message at once, so they fall between ws's own, never inside one.
+  (ws as FrameWriting)[WRITE_FRAMES] = (frames) => {
+    if (ws.readyState === ws.OPEN) connection.write(frames);
+  };
   const context = new WSContext<WebSocket>({
     send: (data) => ws.send(data),
     close: (code, reason) => ws.close(code, reason),

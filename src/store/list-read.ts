@@ -5,12 +5,14 @@ import {
   type EncodedTask,
   type JsonBytes,
   type ListEvent,
+  type ListEventBatches,
   type ListEvents,
   type ListPage,
   type ListVersion,
   type PageQuery,
   type TaskRead,
 } from "../list/encoded-list.ts";
+import type { EventFormat } from "../list/event-batches.ts";
 import type { ListUsage } from "../list/limits.ts";
 import type { ListRead, ListState } from "./store.ts";
 
@@ -65,6 +67,9 @@ export class StatedVersion implements ListRead {
   }
   eventsAfter(change: number): ListEvents {
     return this.#inner.eventsAfter(change);
+  }
+  eventBatches(change: number, through: number, format: EventFormat, batchBytes: number): ListEventBatches {
+    return this.#inner.eventBatches(change, through, format, batchBytes);
   }
   changesAfter(change: number): readonly ListEvent[] | undefined {
     return this.#inner.changesAfter(change);

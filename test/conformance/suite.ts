@@ -8,6 +8,7 @@ import { idempotencyCases } from "./idempotency.ts";
 import { listGoneCases } from "./list-gone.ts";
 import { listMadeAgainCases } from "./list-made-again.ts";
 import { liveCases } from "./live.ts";
+import { socketCatchUpCases } from "./socket-catch-up.ts";
 import { corsCases, freshListCase, limitCases, type StatefulCase, statefulCases } from "./stateful.ts";
 import { settingTableCases, storeTableCases, tableCases } from "./table.ts";
 import { taskAccessCases } from "./task-access.ts";
@@ -103,6 +104,7 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...rowCases([...storeTableCases(options), ...settingTableCases(options)]),
     ...statefulCases(),
     ...liveCases(options),
+    ...(options.sockets === true ? socketCatchUpCases() : []),
     ...idempotencyCases(options).filter(core),
     ...filterCases().filter(core),
     ...corsCases(options.corsOrigins),

@@ -1,7 +1,9 @@
 // Random histories of creates, edits and deletes, run against any store, with subscribers coming back from any change number.
 import fc from "fast-check";
 import { expect } from "vitest";
-import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { EventBatch, ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
+import { eventText } from "../../src/list/event-text.ts";
+import { SOCKET_FRAME_FORMAT, SOCKET_TEXT_FORMAT, SSE_FORMAT } from "../../src/live/frames.ts";
 import type { TaskStore } from "../../src/store/store.ts";
 import { checkPages } from "./list-pages.ts";
 
@@ -54,7 +56,9 @@ function caughtUp(list: ListVersion, held: Held): Held {
     tasks.clear();
     cursor = 0;
   }
-  for (const event of events) {
+  const all = [...events];
+  checkBatches(list, cursor, all);
+  for (const event of all) {
     if (event.event === "delete") tasks.delete(event.id);
     else {
       const holds = tasks.has(event.id) ? "held" : "not held";
@@ -64,6 +68,48 @@ function caughtUp(list: ListVersion, held: Held): Held {
     cursor = event.change;
   }
   return { tasks, cursor };
+}
+
+/**
+ * Checks that the same backlog written as bytes, whole or up to a change before its end, in
+ * batches of one event or of many, is exactly `events` as SSE, as WebSocket texts, and as frames.
+ */
+function checkBatches(list: ListVersion, cursor: number, events: readonly ListEvent[]): void {
+  for (const through of new Set([list.change, events.at(-2)?.change ?? 0])) {
+    const expected = events.filter((event) => event.change <= through);
+    for (const batchBytes of [1, 64 * 1024]) {
+      const batches = (format: typeof SSE_FORMAT) => [
+        ...list.eventBatches(cursor, through, format, batchBytes).batches,
+      ];
+      const sse = batches(SSE_FORMAT).map((batch) => decoder.decode(batch.bytes));
+      expect(sse.join("")).toBe(
+        expected.map((e) => `id: ${e.change}\nevent: ${e.event}\ndata: ${decoder.decode(e.json)}\n\n`).join(""),
+      );
+      expect(batches(SOCKET_TEXT_FORMAT).flatMap(texts)).toEqual(expected.map(eventText));
+      expect(batches(SOCKET_FRAME_FORMAT).flatMap(frames)).toEqual(expected.map(eventText));
+      if (batchBytes === 1) expect(sse).toHaveLength(expected.length);
+    }
+  }
+}
+
+/** The text of each event of a batch, by its bounds. */
+function texts({ bytes, bounds }: EventBatch): string[] {
+  return [...bounds.subarray(1)].map((end, i) => decoder.decode(bytes.subarray(bounds[i], end)));
+}
+
+/** The text of each WebSocket frame of a batch, checking that each is a whole, unmasked text frame. */
+function frames({ bytes }: EventBatch): string[] {
+  const found: string[] = [];
+  for (let at = 0; at < bytes.byteLength; ) {
+    expect(bytes[at], "a final text frame").toBe(0x81);
+    const short = bytes[at + 1] ?? 0;
+    const view = new DataView(bytes.buffer, bytes.byteOffset + at);
+    const [length, header] =
+      short < 126 ? [short, 2] : short === 126 ? [view.getUint16(2), 4] : [Number(view.getBigUint64(2)), 10];
+    found.push(decoder.decode(bytes.subarray(at + header, at + header + length)));
+    at += header + length;
+  }
+  return found;
 }
 
 function wholeList(list: ListVersion): string {
