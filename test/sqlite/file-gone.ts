@@ -27,8 +27,13 @@ export function describeFileGone(runtime: "node" | "bun" | "deno", dir: string):
             message: "Task list store cannot be reached: try again in a moment",
           });
         }
+        // What the store said of itself: not a request's line, nor the start's about where the lists live.
         const said = (output: string) =>
-          output.split("\n").filter((line) => line.startsWith("{") && !line.includes('"requestId"'));
+          output
+            .split("\n")
+            .filter(
+              (line) => line.startsWith("{") && !line.includes('"requestId"') && !line.includes("Lists are kept"),
+            );
         const lines = await eventually(() => {
           const found = said(server.output());
           return found.length > 0 ? found : undefined;
