@@ -118,7 +118,9 @@ export function describeDurableServer(
     describeConformance(`conformance, the store's ${part === "store" ? "part" : "core"}`, target, served, cases);
     plan.alsoOnServer?.(running);
     test(`the ${runtime} server says at start where its lists live, and that they last across restarts`, () => {
-      expect(running().output()).toMatch(/Lists are kept in (the SQLite file|Durable Objects|PostgreSQL)[^\n]*, across restarts/);
+      expect(running().output()).toMatch(
+        /Lists are kept in (the SQLite file|Durable Objects|PostgreSQL)[^\n]*, across restarts/,
+      );
     });
     // A named list of the store crosses the same server: the core cases under /lists/{name}.
     const named = { ...served, fresh: false, listPath: NAMED_LIST_PATH };
