@@ -29,7 +29,11 @@ export function idempotencyCases(options: {
   maxIdempotencyKeys?: number;
   tokens?: { read: string; write: string };
   otherWriteToken?: string;
+  worker?: boolean;
 }): StatefulCase[] {
+  // A key past visible ASCII: workerd's test fetch warns of any byte past 0x7F in a header, so a
+  // Worker is sent DEL instead of é, which every other runtime is sent.
+  const outsideAscii = options.worker === true ? "caf\u007f" : "caf\u00e9";
   return [
     {
       name: "a POST with an Idempotency-Key sent again returns 200 with the same task and Idempotent-Replayed: true, and adds nothing",
@@ -71,7 +75,7 @@ export function idempotencyCases(options: {
       name: "a malformed Idempotency-Key returns 400 naming the header, before the body is looked at, and adds nothing",
       async run(client) {
         const before = await client.readList();
-        for (const key of ["", "x".repeat(256), "two words", "caf\u00e9"]) {
+        for (const key of ["", "x".repeat(256), "two words", outsideAscii]) {
           for (const body of [{ title: "Never added", completed: false }, { title: "No status" }]) {
             const reply = await client.send(keyedPost(body, key));
             checkEqual(reply.status, 400, `status of Idempotency-Key ${JSON.stringify(key.slice(0, 20))}`);
