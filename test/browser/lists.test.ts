@@ -110,7 +110,12 @@ describe("the lists on the home page", () => {
     await expectShown(page, []);
     offline = true;
     await addWithForm(page, "Post the letter");
-    await page.getByText("Post the letter waiting to be added", { exact: true }).waitFor();
+    await page
+      .getByRole("list", { name: "Waiting to be added", exact: true })
+      .getByRole("listitem")
+      .filter({ has: page.getByText("Post the letter", { exact: true }) })
+      .getByText("waiting to be added", { exact: true })
+      .waitFor();
 
     const defaultTasks = await serverTasks(`${base()}/tasks`);
     const home = await openPage(`${base()}/`);

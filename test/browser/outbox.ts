@@ -96,11 +96,10 @@ export function describeOutbox(runtime: Runtime): void {
       expect(await waitingToBeAdded(page)).toEqual([]);
       expect(await marked(page)).toEqual([]);
       await expectShown(await openPage(home()), after);
-      for (const title of ADDED) {
-        const sent = keys.get(title) ?? [];
-        expect(sent.length, title).toBeGreaterThanOrEqual(2);
-        expect(new Set(sent).size, title).toBe(1);
-      }
+      // Every POST of an add carried its one key. The first was tried as it was made; one made while
+      // an add before it was being tried may have gone to the outbox behind it untried.
+      for (const title of ADDED) expect(new Set(keys.get(title)).size, title).toBe(1);
+      expect(keys.get(ADDED[0] ?? "")?.length).toBeGreaterThanOrEqual(2);
       expect(new Set([...keys.values()].map((sent) => sent[0])).size).toBe(ADDED.length);
     });
 

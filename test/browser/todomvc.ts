@@ -31,6 +31,41 @@ export function describeTodoMvc(runtime: Runtime): void {
       expect(await newTaskField(page).inputValue()).toBe("");
     });
 
+    test("typing fast loses no task: an Enter while the last add is still being sent adds its task after it", async () => {
+      let answer = () => {};
+      const held = new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      let posts = 0;
+      const page = await openPage(home(), {
+        before: (tab) =>
+          tab.route(list(), async (route) => {
+            if (route.request().method() !== "POST") return route.fallback();
+            // The first add's answer is slow to come, as on a slow network.
+            if (++posts === 1) await held;
+            return route.fallback();
+          }),
+      });
+      const before = await serverTasks(list());
+      await expectShown(page, before);
+      await newTaskField(page).focus();
+      await page.keyboard.type("Typed first");
+      await page.keyboard.press("Enter");
+      await expect.poll(() => posts).toBe(1);
+      await page.keyboard.type("Typed while the first was sent");
+      await page.keyboard.press("Enter");
+      await page.keyboard.type("Still being typed");
+      answer();
+      const titles = ["Typed first", "Typed while the first was sent"];
+      await expect
+        .poll(async () => (await serverTasks(list())).slice(before.length).map((task) => task.title), {
+          timeout: 30_000,
+        })
+        .toEqual(titles);
+      await expectShown(page, await serverTasks(list()));
+      expect(await newTaskField(page).inputValue()).toBe("Still being typed");
+    });
+
     test("Mark all as complete, the items left and Clear completed, on two pages of one list", async () => {
       const page = await openPage(home());
       const other = await openPage(home());

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { NO_TOKEN, READ_ONLY, UNKNOWN_TOKEN } from "../../src/messages.ts";
 import type { Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
-import { addWithForm, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import { addWithForm, expectShown, serverTasks, shownTasks, useBrowser } from "./browser.ts";
 
 const READ_TOKEN = "browser-read-token-0123456789";
 const WRITE_TOKEN = "browser-write-token-0123456789";
@@ -162,6 +162,24 @@ export function describeTokenFlow(runtime: Runtime): void {
       expect(await page.getByRole("button", { name: "Forget token" }).isVisible()).toBe(false);
       await enterToken(page, READ_TOKEN);
       await expectShown(page, await serverTasks(list(), READ_TOKEN));
+    });
+
+    test("a list read with a token is not kept for a tab without one, also when the token is forgotten", async () => {
+      const page = await openPage(home(), { refused: [401] });
+      await enterToken(page, WRITE_TOKEN);
+      const tasks = await serverTasks(list(), READ_TOKEN);
+      const first = tasks[0]?.title;
+      if (first === undefined) throw new Error("The list has no task to tick");
+      await expectShown(page, tasks);
+      await page.getByRole("button", { name: "Forget token", exact: true }).click();
+      await expect.poll(() => page.getByRole("alert").first().textContent()).toBe(NO_TOKEN);
+      // A tick without the token shows at once: the list shown changes after the token went.
+      await page.getByRole("checkbox", { name: first, exact: true }).click();
+      // Closing the tab keeps at once what the page would keep a moment later.
+      await page.close();
+      const other = await openPage(home(), { refused: [401] });
+      await expect.poll(() => other.getByRole("alert").textContent()).toBe(NO_TOKEN);
+      expect(await shownTasks(other)).toEqual([]);
     });
   });
 

@@ -5,92 +5,105 @@ import { byId, say } from "./dom.js";
 import { localIdOf, queue } from "./outbox.js";
 import { messageOf, newKey, sendTask, tasksUrl } from "./service.js";
 import { askForToken, following, refresh, unusable } from "./sync.js";
+import { shortTitle } from "./title.js";
 
-/** @typedef {{ title: string, completed: boolean }} NewTask */
+/**
+ * A task entered in the field and not yet settled: its title as typed and trimmed, and the key it
+ * is sent with each time, so a retry after a lost answer adds it once. `tried` says whether it may
+ * have reached the service.
+ * @typedef {{ typed: string, title: string, key: string, tried: boolean }} Entered
+ */
 
 const addForm = byId("add-form", HTMLFormElement);
 const titleInput = byId("title", HTMLInputElement);
 const addError = byId("add-error", HTMLParagraphElement);
+/** The tasks entered, in the order they were: each is sent once the one before it is settled. @type {Entered[]} */
+const entered = [];
 let adding = false;
 let addAfterToken = false;
-// The key of the task being added: sent again with the same task until the service has answered,
-// so a second click or a retry after a lost answer adds it once.
-/** @type {(NewTask & { key: string, tried: boolean }) | null} */
-let pending = null;
 
-/** Adds the task of each Enter in the field, one at a time, its title trimmed; an empty one adds nothing. */
+/**
+ * Adds the task of each Enter in the field, its title trimmed; an empty one adds nothing. The field
+ * is emptied for the next task at once, so a person typing fast loses none while one is sent.
+ */
 export function addTasks() {
   titleInput.addEventListener("input", () => say(addError, ""));
   addForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    if (!adding) submit();
+    const typed = titleInput.value;
+    const title = typed.trim();
+    if (title === "") return;
+    entered.push({ typed, title, key: newKey(), tried: false });
+    // The field alone: the form holds Mark all too, which a reset would untick.
+    titleInput.value = "";
+    say(addError, "");
+    addEntered();
   });
+  // A page closed before its adds were settled keeps them in the outbox, sent from there with their
+  // keys: one that reached the service is added once all the same.
+  addEventListener("pagehide", () => waitInOutbox());
 }
 
-/** Adds the task that a 401 stopped, now that there is a token. */
+/** Adds the tasks that a 401 stopped, now that there is a token. */
 export function resumeAdd() {
   if (!addAfterToken) return;
   addAfterToken = false;
-  addForm.requestSubmit();
+  addEntered();
 }
 
-async function submit() {
+/** Sends the tasks entered, one at a time and in order, until none is left or they have to wait. */
+async function addEntered() {
+  if (adding || addAfterToken) return;
   adding = true;
   addForm.setAttribute("aria-busy", "true");
-  say(addError, "");
-  const title = titleInput.value.trim();
   try {
-    if (title !== "") await add({ title, completed: false });
+    for (let next = entered[0]; next !== undefined && !addAfterToken; next = entered[0]) await add(next);
   } catch (error) {
-    // Out of reach (or a 503): the task waits in the outbox with its key, and is added once when the service is back.
-    if (!unusable(error) && pending !== null) {
-      const { key, tried } = pending;
-      queue({ kind: "add", key, title: pending.title, id: localIdOf(key), tried });
-      pending = null;
-      addForm.reset();
-    }
+    // A kept token that cannot be sent: they are sent once another is given.
+    if (unusable(error)) addAfterToken = true;
+    // Out of reach (or a 503): each waits in the outbox with its key, in order, and is added once
+    // when the service is back.
+    else waitInOutbox();
   } finally {
     adding = false;
     addForm.removeAttribute("aria-busy");
   }
 }
 
-/**
- * Sends the task and shows what the service made of it.
- * @param {NewTask} task
- */
-async function add(task) {
-  const key = keyFor(task);
-  // Offline, nothing is tried: the add waits as one that never left the page.
-  if (!navigator.onLine) throw new Error("Offline");
-  if (pending !== null) pending.tried = true;
-  const res = await sendTask(tasksUrl, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Idempotency-Key": key },
-    body: JSON.stringify(task),
-  });
-  if (res.ok) {
-    pending = null;
-    addForm.reset();
-    titleInput.focus();
-    if (!following()) refresh();
-  } else if (res.status === 401) {
-    addAfterToken = true;
-    askForToken(await messageOf(res));
-  } else if (res.status === 403) {
-    pending = null;
-    readOnly(await messageOf(res));
-  } else {
-    // The service answered: the task was not added, and a new try is a new task.
-    pending = null;
-    say(addError, await messageOf(res));
-  }
+/** Moves the tasks entered to the outbox, in order, each with its key. */
+function waitInOutbox() {
+  for (const { key, title, tried } of entered.splice(0)) queue({ kind: "add", key, title, id: localIdOf(key), tried });
 }
 
-/** @param {NewTask} task */
-function keyFor(task) {
-  if (pending === null || pending.title !== task.title || pending.completed !== task.completed) {
-    pending = { ...task, key: newKey(), tried: false };
+/**
+ * Sends the first task entered and shows what the service made of it; throws when it cannot reach it.
+ * @param {Entered} task
+ */
+async function add(task) {
+  // Offline, nothing is tried: the add waits as one that never left the page.
+  if (!navigator.onLine) throw new Error("Offline");
+  task.tried = true;
+  const res = await sendTask(tasksUrl, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": task.key },
+    body: JSON.stringify({ title: task.title, completed: false }),
+  });
+  if (res.status === 401) {
+    addAfterToken = true;
+    askForToken(await messageOf(res));
+    return;
   }
-  return pending.key;
+  // Settled: unless the page was closed meanwhile and the outbox took it, it is the first entered.
+  if (entered[0] === task) entered.shift();
+  if (res.ok) {
+    if (!following()) refresh();
+    return;
+  }
+  // The service answered: the task was not added, and a new try is a new task. Its title goes back
+  // in the field to be fixed, unless the person is typing another there.
+  const message = await messageOf(res);
+  const back = titleInput.value === "";
+  if (back) titleInput.value = task.typed;
+  if (res.status === 403) readOnly(message);
+  else say(addError, back ? message : `“${shortTitle(task.title)}” was not added: ${message}`);
 }

@@ -1,6 +1,6 @@
 // The home page's script: what lets it open offline, its service worker and the list as last seen.
 // @ts-check
-import { hasToken, listName, workerScope, workerUrl } from "./service.js";
+import { hasToken, keptToken, listName, workerScope, workerUrl } from "./service.js";
 
 /** @typedef {import("./list.js").Task} Task */
 
@@ -13,6 +13,13 @@ const SEEN_DELAY_MS = 300;
 // outbox needs its room more.
 const SEEN_MAX_CHARS = 1_000_000;
 let seenTimer = 0;
+/**
+ * The token the list shown was read with (null for none), once the page knows it as the service
+ * has it; undefined until then. A list is kept only under the token it was read with: never one
+ * read with a token for the next visit, nor one the page never read.
+ * @type {string | null | undefined}
+ */
+let readWith;
 /** Keeps the list now, if it changed since it was last kept. @type {(() => void) | null} */
 let seenWaiting = null;
 
@@ -63,10 +70,17 @@ function seenStorage() {
 export function lastSeen() {
   try {
     const kept = JSON.parse(seenStorage().getItem(SEEN_KEY) ?? "null");
-    return Array.isArray(kept) ? kept : undefined;
+    if (!Array.isArray(kept)) return undefined;
+    readWith = keptToken();
+    return kept;
   } catch {
     return undefined;
   }
+}
+
+/** The list shown is now the service's, as read with the token kept now: from here on it is kept. */
+export function seenRead() {
+  readWith = keptToken();
 }
 
 /**
@@ -78,6 +92,9 @@ export function keepSeen(tasks) {
   seenWaiting = () => {
     clearTimeout(seenTimer);
     seenWaiting = null;
+    // Nothing the page never read is kept, nor, once the token changed since the read (forgotten,
+    // or another given), what it read with the old one, until the list is read again.
+    if (readWith === undefined || readWith !== keptToken()) return;
     const list = tasks();
     const storage = seenStorage();
     let chars = 0;
@@ -100,6 +117,7 @@ addEventListener("pagehide", () => seenWaiting?.());
 export function forgetSeen() {
   clearTimeout(seenTimer);
   seenWaiting = null;
+  readWith = undefined;
   localStorage.removeItem(SEEN_KEY);
   sessionStorage.removeItem(SEEN_KEY);
 }

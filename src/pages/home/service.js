@@ -55,7 +55,12 @@ export function dropToken() {
 
 /** Whether the page holds a token to send. */
 export function hasToken() {
-  return sessionStorage.getItem(TOKEN_KEY) !== null;
+  return keptToken() !== null;
+}
+
+/** The token the page holds, as kept; null for none. */
+export function keptToken() {
+  return sessionStorage.getItem(TOKEN_KEY);
 }
 
 // What one token may do says nothing of the next: its controls are on until the service says otherwise.

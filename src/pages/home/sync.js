@@ -3,6 +3,7 @@
 import { byId, say } from "./dom.js";
 import { isGone, listGone } from "./gone.js";
 import { clear, put, remove, render } from "./list.js";
+import { seenRead } from "./offline.js";
 import { BadToken, dropToken, eventsUrl, messageOf, send, tasksUrl } from "./service.js";
 import { showTokenForm, waitingForToken } from "./token.js";
 
@@ -102,6 +103,7 @@ async function poll() {
     say(listStatus, `Could not read the list: ${await messageOf(res)}`);
     return false;
   }
+  seenRead();
   say(listStatus, "");
   return true;
 }
