@@ -11,6 +11,7 @@ import {
   serverTasks,
   useBrowser,
 } from "./browser.ts";
+import { screenshot } from "./screenshots.ts";
 
 /** The focused field's value and selection, as [value, start, end]. */
 function caret(page: Page) {
@@ -130,6 +131,7 @@ describe("editing on the home page, and its lists", () => {
     expect(await field.inputValue()).toBe("Holiday");
     expect(await caret(page)).toEqual(["Holiday", 7, 7]);
     expect(await violations(page), "renaming a list").toEqual([]);
+    await screenshot(page, "home-page-rename-list.png", true);
     await field.press("Escape");
     expect(await field.isHidden()).toBe(true);
 

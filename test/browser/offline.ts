@@ -3,7 +3,9 @@ import type { Page } from "playwright-core";
 import { describe, expect, onTestFinished, test } from "vitest";
 import type { RunningServer, Runtime } from "../support/server.ts";
 import { useServer } from "../support/server-fixture.ts";
+import { violations } from "./axe.ts";
 import { addFromElsewhere, addWithForm, expectShown, type ShownTask, serverTasks, useBrowser } from "./browser.ts";
+import { screenshot } from "./screenshots.ts";
 
 /** The requests the server logged after `from` characters of its output, as "POST /tasks"; `methods` only. */
 function logged(server: RunningServer, from: number, methods = "POST|PUT|PATCH|DELETE"): string[] {
@@ -110,6 +112,10 @@ export function describeOffline(runtime: Runtime): void {
         const left = asLastSeen.filter((task) => !task.completed && task.id !== deleted.id).length + 1;
         expect(await page.getByText(/^\d+ items? left$/).textContent(), moment).toBe(`${left} items left`);
         if (moment === "offline") await page.reload();
+        else {
+          expect(await violations(page), "reloaded offline").toEqual([]);
+          if (runtime === "node") await screenshot(page, "home-page-offline.png");
+        }
       }
       // Really offline: not one request, the reload's included, reached the service.
       expect(logged(server(), from, "[A-Z]+")).toEqual([]);

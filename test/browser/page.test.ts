@@ -1,12 +1,8 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
 import { addFromElsewhere, brokenWords, expectShown, newTaskField, serverTasks, useBrowser } from "./browser.ts";
-
-/** `UPDATE_SCREENSHOTS=1 npm run test:browser` rewrites the screenshots the README shows. */
-const SCREENSHOTS = process.env.UPDATE_SCREENSHOTS === "1" ? resolve(import.meta.dirname, "../../docs") : undefined;
+import { screenshot } from "./screenshots.ts";
 
 /** Relative luminance of a CSS `rgb()` colour, from 0 (black) to 1 (white). */
 function luminance(color: string): number {
@@ -15,18 +11,6 @@ function luminance(color: string): number {
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   });
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-
-/** Takes a screenshot of the whole page, kept in docs/ when UPDATE_SCREENSHOTS=1. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  // The new-task field has the focus on load; a screenshot shows the page as it is when nothing has
-  // it, and with no task under the mouse.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.mouse.move(0, 0);
-  const shot = await page.screenshot({ fullPage: true });
-  if (SCREENSHOTS === undefined) return;
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  writeFileSync(resolve(SCREENSHOTS, name), shot);
 }
 
 /** The label of the focused control, or the text of the focused button. */
