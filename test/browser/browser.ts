@@ -92,6 +92,17 @@ export async function serverTasks(listUrl: string, token?: string): Promise<Show
   return (await res.json()) as ShownTask[];
 }
 
+/** Creates a list as another client would, straight to the API; returns its name. */
+export async function createFromElsewhere(baseUrl: string, title: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/lists`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ title }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { name: string }).name;
+}
+
 /** Adds a task as another client would, straight to the API. */
 export async function addFromElsewhere(listUrl: string, title: string, completed = false): Promise<Response> {
   return fetch(listUrl, {

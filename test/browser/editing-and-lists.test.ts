@@ -5,6 +5,7 @@ import { useServer } from "../support/server-fixture.ts";
 import { violations } from "./axe.ts";
 import {
   addFromElsewhere,
+  createFromElsewhere,
   expectShown,
   patchFromElsewhere,
   type ShownTask,
@@ -19,17 +20,6 @@ function caret(page: Page) {
     const field = document.activeElement as HTMLInputElement;
     return [field.value, field.selectionStart, field.selectionEnd];
   });
-}
-
-/** Creates a list as another client would; returns its name. */
-async function createList(baseUrl: string, title: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/lists`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ title }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { name: string }).name;
 }
 
 describe("editing on the home page, and its lists", () => {
@@ -123,7 +113,7 @@ describe("editing on the home page, and its lists", () => {
   });
 
   test("a list is renamed from its page with Enter, Escape cancels, and the default list has no Delete", async () => {
-    const name = await createList(server().baseUrl, "Holiday");
+    const name = await createFromElsewhere(server().baseUrl, "Holiday");
     const page = await openPage(`${server().baseUrl}/lists/${name}/`);
     await page.getByRole("link", { name: "Holiday", exact: true }).waitFor();
     await page.getByRole("button", { name: "Rename list", exact: true }).click();
@@ -148,7 +138,7 @@ describe("editing on the home page, and its lists", () => {
   });
 
   test("a list deleted from its page can be undone for 5 seconds, and is deleted once that is over", async () => {
-    const name = await createList(server().baseUrl, "Short-lived");
+    const name = await createFromElsewhere(server().baseUrl, "Short-lived");
     const deletes: string[] = [];
     const page = await openPage(`${server().baseUrl}/lists/${name}/`, { refused: [410] });
     page.on("request", (request) => {

@@ -2,7 +2,15 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
-import { addFromElsewhere, addWithForm, brokenWords, expectShown, serverTasks, useBrowser } from "./browser.ts";
+import {
+  addFromElsewhere,
+  addWithForm,
+  brokenWords,
+  createFromElsewhere,
+  expectShown,
+  serverTasks,
+  useBrowser,
+} from "./browser.ts";
 
 /** The path of a named list's page, as the page's address shows it. */
 const LIST_PAGE = /\/lists\/([a-z0-9]{26})\/$/;
@@ -22,17 +30,6 @@ async function createFromPage(page: Page, title: string): Promise<string> {
   await page.getByRole("button", { name: "Create list", exact: true }).click();
   await page.waitForURL(LIST_PAGE);
   return LIST_PAGE.exec(new URL(page.url()).pathname)?.[1] ?? "";
-}
-
-/** Creates a list as another client would, straight to the API; returns its name. */
-async function createFromElsewhere(baseUrl: string, title: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/lists`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ title }),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { name: string }).name;
 }
 
 /** Records the method and path of each request the page makes from now on, as "GET /tasks". */
