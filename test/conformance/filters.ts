@@ -111,7 +111,8 @@ export function filterCases(): StatefulCase[] {
       async run(client) {
         const { list, base } = await withAddedTasks(client);
         for (const path of LIST_PATHS) {
-          for (const completed of FILTERS) {
+          // /index.php is the same list under another path: its pages and Links without a filter show it.
+          for (const completed of path === "/tasks" ? FILTERS : [undefined]) {
             const fitting = expectedPage(list.tasks, { after: base, completed }).page.length;
             // A page that ends exactly at the last fitting task has no Link; one short of it does.
             for (const limit of [1, 2, fitting - 1, fitting, 10_000]) {

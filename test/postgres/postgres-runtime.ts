@@ -21,8 +21,11 @@ export function describePostgresRuntime(runtime: Runtime): void {
   const list = (schema: string, env: Readonly<Record<string, string>> = {}) =>
     onPostgres(runtime, url, `${runtime}_${schema}`, env);
 
-  // The whole suite runs on the same SQL in-process (conformance.test.ts): the core shows the driver
-  // on each runtime, and on Workers each request opens a connection of its own. The list filled and
+  // The whole suite runs on the same SQL in-process (conformance.test.ts), on the default list and
+  // a named one: the core shows the driver on each runtime, and on Workers each request opens a
+  // connection of its own. Node runs it on both lists; Bun, Deno and the Worker on a named list,
+  // whose requests use every query the default list's do, and the directory's besides (the default
+  // list's paths are the app's, shown on every runtime by test/conformance). The list filled and
   // the server restarted and killed once, on Node: the list is the database's, which no runtime's
   // code keeps, and servers of all four share one list in shared-list.test.ts.
   const durable = runtime === "node";
@@ -32,7 +35,7 @@ export function describePostgresRuntime(runtime: Runtime): void {
     "TASK_STORE=postgres",
     () => plain.env,
     durable ? { fresh: true, maxListBytes: FILLED_LIST.maxListBytes } : { fresh: true },
-    { start: plain.start, part: "core", durability: durable },
+    { start: plain.start, part: "core", durability: durable, lists: durable ? "default and named" : "named" },
   );
   if (durable) {
     const killed = list("killed");
