@@ -11,6 +11,13 @@ export type LogLevel = "debug" | "info" | "warn" | "error" | "off";
 /** The levels `LOG_LEVEL` accepts, the default first. */
 export const LOG_LEVELS = ["info", "debug", "warn", "error", "off"] as const satisfies readonly LogLevel[];
 
+const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+
+/** Whether a log at `setting` shows a line of `level`: `level` is at or above it. */
+export function logShows(setting: LogLevel, level: Exclude<LogLevel, "off">): boolean {
+  return SEVERITY[level] >= SEVERITY[setting];
+}
+
 /** The limits an append is checked against, in the same atomic step that adds the task. */
 export interface ListLimits {
   /** Most tasks the list may hold (MAX_TASKS). */

@@ -1,10 +1,8 @@
 // The service's log: one JSON line per request, with secrets a client sent kept out, and lines
 // for what is not a request; servers gather lines into one write per timer turn.
 import { HTTPException } from "hono/http-exception";
-import type { LogLevel } from "../config.ts";
+import { type LogLevel, logShows } from "../config.ts";
 import type { RequestLog } from "./request-wrapper.ts";
-
-const SEVERITY: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
 /** Where log lines go; `console` by default, so Workers Logs, `wrangler tail` and container collectors see them. */
 export interface LogSink {
@@ -24,7 +22,6 @@ export function requestLogger(
   sink: LogSink = console,
   secrets: readonly string[] = [],
 ): RequestLog {
-  const threshold = SEVERITY[level];
   const hidden = secretPattern(secrets);
   const hide = (text: string): string => (hidden === undefined ? text : text.replace(hidden, "[redacted]"));
   const clock = isoClock();
@@ -34,7 +31,7 @@ export function requestLogger(
   const write: RequestLog["write"] = (c, state, res) => {
     const status = res.status;
     const lineLevel = status >= 500 ? "error" : status >= 400 ? "warn" : "info";
-    if (SEVERITY[lineLevel] < threshold) return;
+    if (!logShows(level, lineLevel)) return;
     const method = state.method;
     // A response the service made says its size; reading another's body would cost more than the log.
     const bytes =

@@ -2,10 +2,10 @@
 // they stop.
 import { createHash } from "node:crypto";
 import { type AppOptions, createApp, type TaskApp } from "../app.ts";
-import { type EnvRecord, type ListenConfig, parseAppConfig, parseListenConfig } from "../config.ts";
+import { type EnvRecord, type ListenConfig, logShows, parseAppConfig, parseListenConfig } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
-import { openServerStore, whereListsLive } from "../store/kinds.ts";
+import { openServerStore } from "../store/kinds.ts";
 import type { OpenSqliteFile } from "../store/sqlite/file-store.ts";
 import type { TimeRules } from "../time-rules.ts";
 
@@ -47,11 +47,11 @@ export async function createServerApp(
   const runtime = typeof options === "function" ? options(config.timeRules) : options;
   // What a store says of itself (a SQLite file gone), at the levels LOG_LEVEL shows.
   const log = (level: "error" | "info", message: string) => {
-    const shown = level === "error" ? config.logLevel !== "off" : ["info", "debug"].includes(config.logLevel);
-    if (shown) (level === "error" ? logSink.error : logSink.log).call(logSink, logEvent(level, message));
+    if (logShows(config.logLevel, level))
+      (level === "error" ? logSink.error : logSink.log).call(logSink, logEvent(level, message));
   };
-  const lists = await openServerStore(env, { openSqlite, log });
-  log("info", whereListsLive(env, "onServer"));
+  const { lists, whereListsLive } = await openServerStore(env, { openSqlite, log });
+  log("info", whereListsLive);
   const closing = new AbortController();
   const app = createApp({ lists, config, logSink, closing: closing.signal, sha256, ...runtime });
   const stop = async (closeServer: () => Promise<unknown>) => {

@@ -1,8 +1,8 @@
 // The Worker's app, built from its environment and bindings once per isolate.
 import { createApp, type TaskApp } from "../app.ts";
-import { type EnvRecord, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
+import { type EnvRecord, logShows, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
 import { DurableLists } from "../store/durable-object/durable-lists.ts";
-import { openWorkerStore, type WorkerHost, whereListsLive } from "../store/kinds.ts";
+import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
 import { upgradeWebSocket } from "./worker-sockets.ts";
 
 /**
@@ -12,10 +12,10 @@ import { upgradeWebSocket } from "./worker-sockets.ts";
  */
 export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<TaskApp> {
   const config = parseAppConfig(env, WORKERS_PLATFORM);
-  const lists = await openWorkerStore(env, host);
+  const { lists, whereListsLive } = await openWorkerStore(env, host);
   // Once per isolate, so `npm start` and a deployment's log say where the lists live. Plain text:
   // an isolate's clock reads 1970 until a request comes, so a JSON log line's time would mislead.
-  if (["info", "debug"].includes(config.logLevel)) console.log(whereListsLive(env, "onWorker"));
+  if (logShows(config.logLevel, "info")) console.log(whereListsLive);
   // With Durable Objects, WebSocket subscribers connect to their list's object, which holds them
   // through hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
   const openSocket =

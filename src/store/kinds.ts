@@ -119,33 +119,32 @@ type KindName = keyof typeof KINDS;
 /** Where the store is opened: on a Node, Bun or Deno server, or on Workers. */
 export type Where = "onServer" | "onWorker";
 
+/** A store opened: its lists, and one line for the start to say where they live and what they survive. */
+export interface OpenedStore {
+  readonly lists: TaskLists;
+  /** Where the lists live, what they survive and, for memory, how to keep them. */
+  readonly whereListsLive: string;
+}
+
 /**
  * Opens the lists of the store TASK_STORE names for a Node, Bun or Deno server. A SQLite file is opened and a
  * PostgreSQL database reached here, at start, so a list that cannot be served stops the server
  * with a {@link ConfigError} naming the variable and the cause, before it takes any request.
  */
-export async function openServerStore(env: EnvRecord, host: ServerHost): Promise<TaskLists> {
-  const open = (KINDS[chooseKind(env, "onServer")] as StoreKind).onServer;
-  if (open === undefined) throw new Error("chooseKind returned a store servers cannot open");
-  return open(env, host);
+export async function openServerStore(env: EnvRecord, host: ServerHost): Promise<OpenedStore> {
+  const kind = KINDS[chooseKind(env, "onServer")] as StoreKind;
+  if (kind.onServer === undefined) throw new Error("chooseKind returned a store servers cannot open");
+  return { lists: await kind.onServer(env, host), whereListsLive: kind.lasts(env, "onServer") };
 }
 
 /**
  * Opens the lists of the store TASK_STORE names for a Worker, from its bindings. Nothing is reached yet: Workers
  * allow no I/O at start, so a database or object that cannot be reached gets 503 per request.
  */
-export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<TaskLists> {
-  const open = (KINDS[chooseKind(env, "onWorker")] as StoreKind).onWorker;
-  if (open === undefined) throw new Error("chooseKind returned a store Workers cannot open");
-  return open(env, host);
-}
-
-/**
- * One line for the start to say where the lists of the store TASK_STORE names live, what they
- * survive and, for memory, how to keep them; `env` must have been accepted by the store's opening.
- */
-export function whereListsLive(env: EnvRecord, where: Where): string {
-  return (KINDS[chooseKind(env, where)] as StoreKind).lasts(env, where);
+export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<OpenedStore> {
+  const kind = KINDS[chooseKind(env, "onWorker")] as StoreKind;
+  if (kind.onWorker === undefined) throw new Error("chooseKind returned a store Workers cannot open");
+  return { lists: await kind.onWorker(env, host), whereListsLive: kind.lasts(env, "onWorker") };
 }
 
 /**

@@ -43,13 +43,13 @@ const DIRECTORY: DirectoryNamespace = {
 
 describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
   test("keep the list in memory when TASK_STORE is unset or empty", async () => {
-    expect(await openServerStore({}, serverHost())).toBeInstanceOf(HeldLists);
-    expect(await openServerStore({ TASK_STORE: "" }, serverHost())).toBeInstanceOf(HeldLists);
+    expect((await openServerStore({}, serverHost())).lists).toBeInstanceOf(HeldLists);
+    expect((await openServerStore({ TASK_STORE: "" }, serverHost())).lists).toBeInstanceOf(HeldLists);
   });
 
   test("TASK_STORE=sqlite keeps the list in tasks.db unless SQLITE_PATH names another file", async () => {
     const host = serverHost();
-    expect(await openServerStore({ TASK_STORE: "sqlite" }, host)).toBeInstanceOf(SqliteFileLists);
+    expect((await openServerStore({ TASK_STORE: "sqlite" }, host)).lists).toBeInstanceOf(SqliteFileLists);
     await openServerStore({ TASK_STORE: "sqlite", SQLITE_PATH: "/var/lib/tasks/list.db" }, host);
     expect(host.opened).toEqual(["tasks.db", "/var/lib/tasks/list.db"]);
   });
@@ -71,14 +71,15 @@ describe("TASK_STORE and SQLITE_PATH on Node, Bun and Deno", () => {
 
 describe("TASK_STORE on Workers", () => {
   test("is memory by default, and durable or postgres when asked, from their bindings", async () => {
-    expect(await openWorkerStore({}, workerHost())).toBeInstanceOf(HeldLists);
+    expect((await openWorkerStore({}, workerHost())).lists).toBeInstanceOf(HeldLists);
     expect(
-      await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE, TASK_LISTS: DIRECTORY })),
+      (await openWorkerStore({ TASK_STORE: "durable" }, workerHost({ TASK_LIST: NAMESPACE, TASK_LISTS: DIRECTORY })))
+        .lists,
     ).toBeInstanceOf(DurableLists);
     const hyperdrive = { connectionString: "postgres://user:secret@127.0.0.1:1/tasks" };
-    expect(await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))).toBeInstanceOf(
-      PostgresLists,
-    );
+    expect(
+      (await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))).lists,
+    ).toBeInstanceOf(PostgresLists);
   });
 
   test("TASK_STORE=sqlite stops the Worker, naming the choices", async () => {
