@@ -6,6 +6,8 @@ import { parseAppConfig } from "../../src/config.ts";
 import { GONE_TEXT } from "../../src/list/event-text.ts";
 import { DIRECTORY_OBJECT, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
 import type { ListDirectoryObject } from "../../src/store/durable-object/list-directory-object.ts";
+import { storageConnection } from "../../src/store/durable-object/object-storage.ts";
+import { openSqliteDatabase } from "../../src/store/sqlite/sqlite-list.ts";
 import { eventually } from "../support/eventually.ts";
 import { listObjects } from "./named-lists.ts";
 
@@ -203,9 +205,13 @@ describe("lists on Durable Objects, through the Worker", () => {
 });
 
 describe("a failure between the directory and a list's object", () => {
-  /** Makes list `name`'s object refuse to write its row (`INSERT` or `UPDATE`), as a crash would leave it untold. */
+  /**
+   * Makes list `name`'s object refuse to write its row (`INSERT` or `UPDATE`), as a crash would
+   * leave it untold; the object of a name never created gets its tables first, to hold the trigger.
+   */
   const refuse = (name: string, statement: "INSERT" | "UPDATE") =>
     runInDurableObject(listObjects().getByName(name), (_instance, state) => {
+      openSqliteDatabase(storageConnection(state.storage));
       state.storage.sql.exec(
         `CREATE TRIGGER refuse_row BEFORE ${statement} ON lists BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`,
       );

@@ -55,10 +55,12 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.#db = storageConnection(ctx.storage);
-    openSqliteDatabase(this.#db);
     const name = ctx.id.name ?? onlyList(this.#db);
     this.#sqlite = new SqliteList(this.#db, name);
-    if (this.#sqlite.row() === undefined && name === DEFAULT_LIST) {
+    // A name never created stores nothing, not even the tables: a stranger's reads of made-up names
+    // leave no object behind. The tables come with the list, or at once for the default list.
+    if (name === DEFAULT_LIST || !isEmpty(this.#db)) openSqliteDatabase(this.#db);
+    if (name === DEFAULT_LIST && this.#sqlite.row() === undefined) {
       const [fresh] = freshDirectory(newInstance()).lists;
       if (fresh !== undefined) this.#db.transaction(() => this.#sqlite.create(fresh, 0, undefined));
     }
@@ -77,9 +79,10 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
    */
   create(record: ListRecord): ListState | StorageFailed {
     if (this.#state.state === "live" && this.#state.version === record.version) return this.#state;
-    const row = this.#sqlite.row();
+    const row = this.#state.state === "not-found" ? undefined : this.#sqlite.row();
     const resume = row === undefined ? { highestId: 0, change: 0 } : madeAgain(row);
     return stored(() => {
+      if (isEmpty(this.#db)) openSqliteDatabase(this.#db);
       this.#db.transaction(() => this.#sqlite.create(record, 0, resume));
       this.#state = this.#loaded();
       return this.#state;
@@ -214,7 +217,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
 
   /** The list's state as its row says, holding the list in memory while it lives. */
   #loaded(): ListState {
-    const row = this.#sqlite.row();
+    const row = isEmpty(this.#db) ? undefined : this.#sqlite.row();
     this.#list = row?.live === true ? this.#sqlite.held(row) : undefined;
     if (row === undefined) return { state: "not-found" };
     return row.live ? { state: "live", title: row.title, version: row.version } : { state: "gone" };
@@ -245,6 +248,14 @@ function titleOf(titleJson: Uint8Array): string {
 }
 
 /** The name of an object that does not know its own: the one list its storage holds. */
+/**
+ * Whether the object's SQLite holds none of the list's tables: its list was never created. (The
+ * platform may keep tables of its own there, named `_cf_…`.)
+ */
+function isEmpty(db: SqliteConnection): boolean {
+  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").length === 0;
+}
+
 function onlyList(db: SqliteConnection): string {
   const rows = db.query("SELECT name FROM lists");
   if (rows.length !== 1) throw new Error("A list's Durable Object must be reached by its list's name");
