@@ -1,9 +1,10 @@
-// The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, one call
-// of its function per write, and the version read at start (the layout is in migrations.ts).
+// The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, the call
+// that writes a task change, and the version read at start (the layout is in migrations.ts).
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import type { ListChanges } from "../mirror.ts";
-import { editStatements } from "./edit-sql.ts";
+import { applyStatement } from "./apply-sql.ts";
 import { journalReply } from "./journal-sql.ts";
+import { keyStatements } from "./stored-keys.ts";
 
 /** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */
 export interface Statements {
@@ -15,10 +16,11 @@ export interface Statements {
   readonly changes: string;
   /** Whether a list that the catch-up did not find was deleted (a row, not live) or never created (no row). */
   readonly state: string;
-  readonly append: string;
-  readonly appendKeyed: string;
-  readonly update: string;
-  readonly remove: string;
+  /** Writes a task change decided at a change number (apply-sql.ts). */
+  readonly apply: string;
+  /** An Idempotency-Key of a list with its scope's count, and a scope's oldest keys (stored-keys.ts). */
+  readonly key: string;
+  readonly oldestKeys: string;
   /** Starts every list on a new history, after a restore (restore-sql.ts); its row's `said` is what to tell the operator. */
   readonly restored: string;
 }
@@ -78,10 +80,9 @@ SELECT ${stateless}, d.id, d.change::float8, 0, NULL FROM ${s}.deletions d, stat
 WHERE d.list = $5 AND NOT reply.journal AND d.change > state.after AND d.change <= reply.through
 ORDER BY row_change NULLS FIRST`,
     state: `SELECT live FROM ${s}.lists WHERE name = $1`,
-    append: `SELECT * FROM ${s}.append_task($1, $2, $3, $4, $5, $6, $7)`,
-    appendKeyed: `SELECT * FROM ${s}.append_keyed_task($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    apply: applyStatement(s),
     restored: `SELECT ${s}.restored() AS said`,
-    ...editStatements(s),
+    ...keyStatements(s),
   };
 }
 

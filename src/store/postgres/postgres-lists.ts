@@ -64,10 +64,14 @@ export class PostgresLists implements seam.TaskLists {
     await this.list("default").read();
     const listen = this.#listen;
     if (listen === undefined) return;
-    // A notification names the list that changed; its copy asks what changed, once for every reader.
+    // A notification names the list that changed, and a task write's its change number (apply-sql.ts);
+    // the list's copy asks what changed, once for every reader.
     await listen(
       this.#db.schema,
-      (name) => this.#copies.peek(name)?.changed(),
+      (payload) => {
+        const [name = "", change] = payload.split(" ");
+        this.#copies.peek(name)?.changed(change === undefined ? undefined : Number(change));
+      },
       () => {
         for (const copy of this.#copies.values()) copy.changed();
       },
