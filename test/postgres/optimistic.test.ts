@@ -1,5 +1,6 @@
-// Two processes' copies of one PostgreSQL list deciding writes against the same change number: the
-// database takes one, the other process catches up and decides again.
+// Two processes' copies of one PostgreSQL list deciding writes against the same change number, and
+// two processes deciding list writes against the same directory: the database takes one, the other
+// process catches up and decides again.
 import postgres from "postgres";
 import { afterAll, expect, inject, test } from "vitest";
 import { INITIAL_TASKS, type Task } from "../../src/list/task.ts";
@@ -17,7 +18,7 @@ afterAll(async () => {
  * Holds the first task write that reaches the database until a second one reaches it from another
  * process: both were decided before either was written. Records what the database answered each.
  */
-function raced(): { pool: (sql: postgres.Sql) => postgres.Sql; answers: string[] } {
+function raced(marker = "apply_change("): { pool: (sql: postgres.Sql) => postgres.Sql; answers: string[] } {
   const answers: string[] = [];
   let held: (() => void) | undefined;
   let met = false;
@@ -26,7 +27,9 @@ function raced(): { pool: (sql: postgres.Sql) => postgres.Sql; answers: string[]
       get(target, property) {
         if (property !== "unsafe") return Reflect.get(target, property);
         return (...args: Parameters<postgres.Sql["unsafe"]>) => {
-          if (!args[0].startsWith("SELECT") || !args[0].includes("apply_change(")) return target.unsafe(...args);
+          if (!args[0].startsWith(marker.startsWith("apply") ? "SELECT" : "WITH") || !args[0].includes(marker)) {
+            return target.unsafe(...args);
+          }
           const waited: Promise<void> = met
             ? Promise.resolve()
             : held === undefined
@@ -40,7 +43,7 @@ function raced(): { pool: (sql: postgres.Sql) => postgres.Sql; answers: string[]
           return waited
             .then(() => target.unsafe(...args))
             .then((rows) => {
-              answers.push(String(rows[0]?.outcome));
+              answers.push(marker.startsWith("apply") ? String(rows[0]?.outcome) : `${rows.length} written`);
               return rows;
             });
         };
@@ -119,7 +122,7 @@ test("two processes appending with one Idempotency-Key at the same change number
   expect((await tasksOf(schema)).filter((held) => held.title === task.title)).toEqual([{ id: 3, ...task }]);
 });
 
-test("a schema at version 3 loses the functions that decided task writes in SQL, and its list is written on", async () => {
+test("a schema at version 3 loses the functions that decided task and list writes in SQL, and its list is written on", async () => {
   const schema = "optimistic_migrated";
   const { pool } = raced();
   const [lists] = await twoProcesses(schema, pool);
@@ -133,6 +136,7 @@ test("a schema at version 3 loses the functions that decided task writes in SQL,
         RETURNS void LANGUAGE sql AS '';
       CREATE FUNCTION "${schema}".record_change(text, bigint, integer, bigint, text, boolean, bigint)
         RETURNS void LANGUAGE sql AS '';
+      CREATE FUNCTION "${schema}".put_list(text, text, jsonb, boolean, integer) RETURNS void LANGUAGE sql AS '';
       UPDATE "${schema}".schema_version SET version = 3`)
       .simple();
   });
@@ -146,6 +150,25 @@ test("a schema at version 3 loses the functions that decided task writes in SQL,
     admin.unsafe(`SELECT proname FROM pg_proc WHERE pronamespace = '${schema}'::regnamespace`),
   );
   const names = functions.map((row) => String(row.proname));
-  for (const old of ["append_task", "update_task", "record_change"]) expect(names).not.toContain(old);
+  for (const old of ["append_task", "update_task", "record_change", "put_list"]) expect(names).not.toContain(old);
   expect(names).toContain("apply_change");
+});
+
+test("two processes making lists at the same change of the directory, with room for one more: one is made, the other decided again finds the lists full", async () => {
+  const schema = "optimistic_lists";
+  const { pool, answers } = raced("taken AS (UPDATE");
+  const [first, second] = await twoProcesses(schema, pool);
+  if (first === undefined || second === undefined) throw new Error("Two processes were opened");
+  const limits = { maxLists: 2, maxKeys: 10 };
+  const none = { ifMatch: undefined, ifNoneMatch: true };
+  const results = await Promise.all([
+    first.put("first-made", "First", none, limits),
+    second.put("second-made", "Second", none, limits),
+  ]);
+
+  expect(answers.toSorted()).toEqual(["0 written", "1 written"]);
+  expect(results.map((result) => result.outcome).sort()).toEqual(["created", "full"]);
+  const directory = await first.directory();
+  expect(JSON.parse(directory.json)).toHaveLength(2);
+  expect(directory.version).toBe((await second.directory()).version);
 });
