@@ -18,8 +18,13 @@ afterAll(async () => {
  * Holds the first task write that reaches the database until a second one reaches it from another
  * process: both were decided before either was written. Records what the database answered each.
  */
-function raced(marker = "apply_change("): { pool: (sql: postgres.Sql) => postgres.Sql; answers: string[] } {
+function raced(marker = "apply_change("): {
+  pool: (sql: postgres.Sql) => postgres.Sql;
+  answers: string[];
+  catchUps: { count: number };
+} {
   const answers: string[] = [];
+  const catchUps = { count: 0 };
   let held: (() => void) | undefined;
   let met = false;
   const pool = (sql: postgres.Sql) =>
@@ -27,6 +32,7 @@ function raced(marker = "apply_change("): { pool: (sql: postgres.Sql) => postgre
       get(target, property) {
         if (property !== "unsafe") return Reflect.get(target, property);
         return (...args: Parameters<postgres.Sql["unsafe"]>) => {
+          if (args[0].startsWith("WITH state AS")) catchUps.count++;
           if (!args[0].startsWith(marker.startsWith("apply") ? "SELECT" : "WITH") || !args[0].includes(marker)) {
             return target.unsafe(...args);
           }
@@ -49,7 +55,7 @@ function raced(marker = "apply_change("): { pool: (sql: postgres.Sql) => postgre
         };
       },
     });
-  return { pool, answers };
+  return { pool, answers, catchUps };
 }
 
 /** Two processes' lists in `schema`, each with a pool of its own passed through `pool`, opened and read. */
@@ -80,17 +86,20 @@ async function tasksOf(schema: string): Promise<Task[]> {
   });
 }
 
-test("two processes appending at the same change number: one is written, the other decided again after it, with the next id", async () => {
+test("two processes appending at the same change number: one is written, the other, told the change it met, decided again after it with the next id", async () => {
   const schema = "optimistic_appends";
-  const { pool, answers } = raced();
+  const { pool, answers, catchUps } = raced();
   const [first, second] = await twoProcesses(schema, pool);
   if (first === undefined || second === undefined) throw new Error("Two processes were opened");
+  catchUps.count = 0;
   const results = await Promise.all([
     first.list("default").append({ title: "From the first", completed: false }, LIMITS),
     second.list("default").append({ title: "From the second", completed: false }, LIMITS),
   ]);
 
   expect(answers.toSorted()).toEqual(["applied", "applied", "conflict"]);
+  // The conflict's answer carried the winner's change: the loser asked nothing else before deciding again.
+  expect(catchUps.count).toBe(0);
   expect(results.map((result) => result.outcome)).toEqual(["added", "added"]);
   const ids = results.map((result) => ("task" in result ? result.task.id : 0)).sort();
   expect(ids).toEqual([3, 4]);

@@ -6,6 +6,7 @@ import type { ListUsage } from "../../list/limits.ts";
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
 import type { ListChanges } from "../mirror.ts";
 import { LOGGED_JSON } from "./journal-sql.ts";
+import { changedRow } from "./list-sql.ts";
 
 /** Changes a write that met others learns from its answer at most; past that it catches up as a read does. */
 const MAX_CAUGHT_UP = 1000;
@@ -100,13 +101,8 @@ export function applyFunction(s: string): string {
     $fn$;`;
 }
 
-/** The statement that calls it; its one row's `outcome` is what the function answered. */
-export function applyStatement(s: string): string {
-  return `SELECT * FROM ${s}.apply_change($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`;
-}
-
 /**
- * What a write that met another change learns of the list from {@link applyStatement}'s rows: the
+ * What a write that met another change learns of the list from the rows it answered: the
  * changes after the one it was decided at, as a catch-up's reply, when the journal held them.
  */
 export function caughtUp(at: number, [state, ...rows]: readonly Record<string, unknown>[]): ListChanges | undefined {
@@ -120,15 +116,11 @@ export function caughtUp(at: number, [state, ...rows]: readonly Record<string, u
     after: at,
     through: change,
     journal: true,
-    rows: rows.map(({ row_id, row_change, row_created, row_json }) =>
-      typeof row_json === "string"
-        ? { id: Number(row_id), change: Number(row_change), created: Number(row_created), json: row_json }
-        : { id: Number(row_id), change: Number(row_change), created: 0 },
-    ),
+    rows: rows.map(changedRow),
   };
 }
 
-/** The parameters of {@link applyStatement} for `change`, decided at change `at` of list `name`, which leaves it at `usage`. */
+/** The parameters of the statement that calls it (`Statements.apply`) for `change`, decided at change `at` of list `name`, which leaves it at `usage`. */
 export function applyParameters(
   name: string,
   at: number,

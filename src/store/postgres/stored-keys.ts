@@ -3,17 +3,8 @@
 import type { Sql } from "postgres";
 import { type KeyMatch, type KnownKeys, keysPushedOut } from "../../list/remembered-keys.ts";
 import type { IdempotencyKey } from "../../list/writes.ts";
+import type { Statements } from "./list-sql.ts";
 import { PREPARED } from "./postgres-database.ts";
-
-/** The statements that read them: the key with its scope's count, and a scope's oldest keys. */
-export function keyStatements(s: string): { readonly key: string; readonly oldestKeys: string } {
-  return {
-    key: `SELECT k.fingerprint, k.task_id, k.task_json,
-  (SELECT c.keys FROM ${s}.idempotency_scopes c WHERE c.list = $1 AND c.scope = $2) AS kept
-FROM (VALUES (1)) one LEFT JOIN ${s}.idempotency_keys k ON k.list = $1 AND k.scope = $2 AND k.key = $3`,
-    oldestKeys: `SELECT key FROM ${s}.idempotency_keys WHERE list = $1 AND scope = $2 ORDER BY seq LIMIT $3`,
-  };
-}
 
 /**
  * What a write with `key` to list `name` needs of its keys, as the database holds them when asked:
@@ -21,7 +12,7 @@ FROM (VALUES (1)) one LEFT JOIN ${s}.idempotency_keys k ON k.list = $1 AND k.sco
  */
 export async function storedKeys(
   sql: Sql,
-  statements: ReturnType<typeof keyStatements>,
+  statements: Pick<Statements, "key" | "oldestKeys">,
   name: string,
   key: IdempotencyKey,
   maxKeys: number,
