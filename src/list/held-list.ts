@@ -5,7 +5,7 @@ import type { ListLimits } from "../config.ts";
 import type { EncodedList, HeldTask, ListVersion } from "./encoded-list.ts";
 import { limitReached } from "./limits.ts";
 import { taskVersion } from "./list-version.ts";
-import { type RememberedKey, RememberedKeys } from "./remembered-keys.ts";
+import { type KnownKeys, type RememberedKey, RememberedKeys } from "./remembered-keys.ts";
 import { type NewTask, type Task, taskJson } from "./task.ts";
 import type {
   AppendResult,
@@ -69,11 +69,12 @@ export interface Decision<R extends WriteResult> {
  */
 export class HeldList {
   readonly #tasks: EncodedList;
-  readonly #keys: RememberedKeys;
+  readonly #keys: KnownKeys;
 
-  constructor(tasks: EncodedList, keys: Iterable<RememberedKey> = []) {
+  /** `keys` are the list's keys, or those of them a write needs (a store that keeps the rest elsewhere). */
+  constructor(tasks: EncodedList, keys: Iterable<RememberedKey> | KnownKeys = []) {
     this.#tasks = tasks;
-    this.#keys = new RememberedKeys(keys);
+    this.#keys = Symbol.iterator in keys ? new RememberedKeys(keys) : keys;
   }
 
   /** The list as it is now. */

@@ -83,6 +83,19 @@ export class ListMirror {
     return this.#list.read();
   }
 
+  /** The list the copy holds now, for a write to be decided against. */
+  get held(): EncodedList {
+    return this.#list;
+  }
+
+  /**
+   * Makes on the copy a change this process wrote, decided against `list` at its change `at`, when
+   * the copy still holds that list at that change; else a catch-up has brought it, or will.
+   */
+  wrote(list: EncodedList, at: number, apply: () => void): void {
+    if (this.#list === list && list.change === at) apply();
+  }
+
   /** Brings the copy up to at least the list as it is when this read starts, and returns it. */
   async read(changes: ChangesSince): Promise<ListVersion> {
     await (this.#shared ? this.#refresh(changes) : this.#catchUp(changes));

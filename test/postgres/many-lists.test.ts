@@ -1,6 +1,7 @@
 // Many lists in one PostgreSQL schema, shared by processes: a list one makes, another reads, writes
-// and follows; a deletion reaches the other's subscribers; creations race to one 201; a list's
-// write never waits on another list's row; and the list of version 1 becomes `default`.
+// and follows; a deletion reaches the other's subscribers; creations race to one 201; a deletion cut
+// short leaves nothing to the name made again; a list's write never waits on another list's row;
+// and the list of version 1 becomes `default`.
 import type postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
@@ -94,6 +95,26 @@ describe("lists in one PostgreSQL schema, shared by two processes", () => {
       const statuses = answers.map((res) => res.status).sort();
       expect(statuses).toEqual([201, ...Array(9).fill(412)]);
     }
+  });
+
+  test("a list whose deletion stopped before its tasks were cleared, made again, holds none of them", async () => {
+    const schema = "many_cut_deletion";
+    const app = await processApp(schema);
+    await createList(app, "cut");
+    await addTask(app, "cut", "Old one");
+    await addTask(app, "cut", "Old two");
+    // What a deletion's first statement leaves when its process stops before the second.
+    await asOperator(url, (sql) =>
+      sql
+        .unsafe(`UPDATE ${schema}.directory SET change = change + 1, live_lists = live_lists - 1;
+        UPDATE ${schema}.lists SET live = false, task_count = 0, json_bytes = 2 WHERE name = 'cut'`)
+        .simple(),
+    );
+    expect((await app.request("/lists/cut/tasks")).status).toBe(410);
+    await createList(app, "cut");
+    expect(await (await app.request("/lists/cut/tasks")).text()).toBe("[]");
+    expect(await addTask(app, "cut", "New")).toBe(3);
+    expect(await (await app.request("/lists/cut/tasks")).text()).toBe('[{"id":3,"title":"New","completed":false}]');
   });
 
   test("a write to one list never waits for another list's row, held locked by a transaction", async () => {

@@ -1,6 +1,7 @@
 // This process's copy of one list in PostgreSQL: read through a ListMirror, told whether the list
 // lives, and followed by the readers waiting for it to change.
 import type { Sql } from "postgres";
+import type { EncodedList } from "../../list/encoded-list.ts";
 import type { HeldCopy } from "../bounded-copies.ts";
 import { ChangeSignal } from "../change-signal.ts";
 import { missingRead, StatedVersion } from "../list-read.ts";
@@ -24,6 +25,15 @@ const CHUNK_TASKS = 100_000;
  * grow, their index, and the journal of recent changes beside them.
  */
 const BYTES_PER_LIST_BYTE = 2;
+
+/** What a write is decided against: the list as the copy held it, and whether it lives. */
+export interface WriteTarget {
+  readonly state: seam.ListState;
+  readonly list: EncodedList;
+  /** Whether the copy caught up for this write: else it may be behind the list. */
+  readonly current: boolean;
+  readonly mirror: ListMirror;
+}
 
 /** The catch-up found no live list: it was deleted, or never created. */
 class ListNotLive extends Error {
@@ -57,6 +67,8 @@ export class ListCopy implements HeldCopy {
    * reads nothing, and a reader that waits next goes to read at once.
    */
   #stale = false;
+  /** The writes of this process to the list, one after another: each decides against the copy its previous left. */
+  #writes: Promise<unknown> = Promise.resolve();
 
   /** `onRead` is told after each read, when the copy's size may have changed. */
   constructor(db: PostgresDatabase, name: string, watch: Watch, onRead: (copy: ListCopy) => void) {
@@ -83,13 +95,21 @@ export class ListCopy implements HeldCopy {
     this.#read = undefined;
   }
 
-  async read(): Promise<seam.ListRead> {
+  /**
+   * Catches the copy up and reads it; with `sql`, on that client (a write's), else on one of its own.
+   * `known` is what changed after a change, already read: the copy at that change takes it as the reply.
+   */
+  async read(sql?: Sql, known?: ListChanges): Promise<seam.ListRead> {
     const mirror = this.#mirror;
     this.#stale = false;
     try {
-      const version = await this.#db.run("read", (sql) =>
-        mirror.read((instance, after) => this.#changesSince(sql, instance, after)),
-      );
+      const catchUp = (client: Sql) =>
+        mirror.read((instance, after) =>
+          known !== undefined && known.instance === instance && known.after === after
+            ? Promise.resolve(known)
+            : this.#changesSince(client, instance, after),
+        );
+      const version = await (sql === undefined ? this.#db.run("read", catchUp) : catchUp(sql));
       if (this.#missing.signal.aborted) this.#missing = new AbortController();
       const state = this.#state;
       if (this.#read?.of !== version || this.#read.state !== state) {
@@ -107,8 +127,45 @@ export class ListCopy implements HeldCopy {
     }
   }
 
-  /** Told that the list changed (a notification, or the listening connection made again): its readers read it. */
-  changed(): void {
+  /**
+   * The list to decide a write against, read on the write's client: the copy as it is, or with
+   * `current` once it caught up (from `known` when it fits). A copy that holds no live list catches
+   * up first. A copy behind the list costs no question of its own: the write's answer brings what
+   * changed since.
+   */
+  async target(sql: Sql, current: boolean, known?: ListChanges): Promise<WriteTarget> {
+    const caughtUp = current || this.#state.state !== "live";
+    if (caughtUp) await this.read(sql, known);
+    const mirror = this.#mirror;
+    return { state: this.#state, list: mirror.held, current: caughtUp, mirror };
+  }
+
+  /** Makes on the copy the change this process wrote, decided against `target` at its change `at`, and wakes its readers. */
+  wrote(target: WriteTarget, at: number, apply: () => void): void {
+    if (this.#mirror !== target.mirror) return;
+    target.mirror.wrote(target.list, at, apply);
+    this.#changes?.notify();
+  }
+
+  /**
+   * Runs `write` after this process's writes to the list before it, so that they do not all decide
+   * against one change number and all but one start again. Workers run it at once: a request may
+   * not wait on a promise another resolves.
+   */
+  serial<T>(write: () => Promise<T>): Promise<T> {
+    if (!this.#shared) return write();
+    const run = this.#writes.then(write, write);
+    this.#writes = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Told that the list changed (a notification, or the listening connection made again): its readers
+   * read it. A notification of change `change` that the copy holds already (this process's own
+   * write, made on the copy) leaves it as it is.
+   */
+  changed(change?: number): void {
+    if (change !== undefined && this.#mirror.current.change >= change) return;
     this.#stale = true;
     if (this.#waiting === 0) return;
     const notify = () => this.#changes?.notify();

@@ -1,8 +1,7 @@
-// The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, one call
-// of its function per write, and the version read at start (the layout is in migrations.ts).
+// The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, the call
+// that writes a task change, and the version read at start (the layout is in migrations.ts).
 import { postgresTaskJson } from "../../list/task-sql.ts";
-import type { ListChanges } from "../mirror.ts";
-import { editStatements } from "./edit-sql.ts";
+import type { ChangedRow, ListChanges } from "../mirror.ts";
 import { journalReply } from "./journal-sql.ts";
 
 /** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */
@@ -15,10 +14,12 @@ export interface Statements {
   readonly changes: string;
   /** Whether a list that the catch-up did not find was deleted (a row, not live) or never created (no row). */
   readonly state: string;
-  readonly append: string;
-  readonly appendKeyed: string;
-  readonly update: string;
-  readonly remove: string;
+  /** Writes a task change decided at a change number (apply-sql.ts): `$1` to `$17` as `applyParameters` makes them. */
+  readonly apply: string;
+  /** An Idempotency-Key (`$1` list, `$2` scope, `$3` key) with its scope's count (stored-keys.ts). */
+  readonly key: string;
+  /** The oldest `$3` keys of scope `$2` of list `$1`. */
+  readonly oldestKeys: string;
   /** Starts every list on a new history, after a restore (restore-sql.ts); its row's `said` is what to tell the operator. */
   readonly restored: string;
 }
@@ -78,10 +79,14 @@ SELECT ${stateless}, d.id, d.change::float8, 0, NULL FROM ${s}.deletions d, stat
 WHERE d.list = $5 AND NOT reply.journal AND d.change > state.after AND d.change <= reply.through
 ORDER BY row_change NULLS FIRST`,
     state: `SELECT live FROM ${s}.lists WHERE name = $1`,
-    append: `SELECT * FROM ${s}.append_task($1, $2, $3, $4, $5, $6, $7)`,
-    appendKeyed: `SELECT * FROM ${s}.append_keyed_task($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    apply: `SELECT outcome, list_instance, list_change, list_last_id, list_forgotten, covered, row_id AS id, row_change,
+  row_created AS created, row_json AS json
+FROM ${s}.apply_change($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+    key: `SELECT k.fingerprint, k.task_id, k.task_json,
+  (SELECT c.keys FROM ${s}.idempotency_scopes c WHERE c.list = $1 AND c.scope = $2) AS kept
+FROM (VALUES (1)) one LEFT JOIN ${s}.idempotency_keys k ON k.list = $1 AND k.scope = $2 AND k.key = $3`,
+    oldestKeys: `SELECT key FROM ${s}.idempotency_keys WHERE list = $1 AND scope = $2 ORDER BY seq LIMIT $3`,
     restored: `SELECT ${s}.restored() AS said`,
-    ...editStatements(s),
   };
 }
 
@@ -95,10 +100,13 @@ export function changesOf([state, ...changed]: readonly Record<string, unknown>[
     after: Number(state?.after),
     through: Number(state?.through),
     journal: state?.journal === true,
-    rows: changed.map(({ id, row_change, created, json }) =>
-      typeof json === "string"
-        ? { id: Number(id), change: Number(row_change), created: Number(created), json }
-        : { id: Number(id), change: Number(row_change), created: 0 },
-    ),
+    rows: changed.map(changedRow),
   };
+}
+
+/** One change from a row carrying it (`id`, `row_change`, `created`, `json`): the task as it left it, or its deletion. */
+export function changedRow({ id, row_change, created, json }: Record<string, unknown>): ChangedRow {
+  return typeof json === "string"
+    ? { id: Number(id), change: Number(row_change), created: Number(created), json }
+    : { id: Number(id), change: Number(row_change), created: 0 };
 }

@@ -7,10 +7,7 @@
 // them all again: a schema made afresh gets the same functions as one brought up to date.
 import { INITIAL_TASKS } from "../../list/task.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
-import { appendFunctions } from "./append-sql.ts";
-import { editFunctions } from "./edit-sql.ts";
-import { recordChangeFunction } from "./journal-sql.ts";
-import { listFunctions } from "./lists-sql.ts";
+import { applyFunction } from "./apply-sql.ts";
 import { restoredFunction } from "./restore-sql.ts";
 
 /** The key of the advisory lock that serialises migrations: "tasklist" in ASCII. */
@@ -25,13 +22,7 @@ interface Target {
 
 /** Every function the list's writes call, as this version makes them. */
 function functions({ s, schema }: Target): string {
-  return [
-    recordChangeFunction(s),
-    appendFunctions(s),
-    editFunctions(s),
-    listFunctions(s),
-    restoredFunction(s, schema),
-  ].join("\n");
+  return [applyFunction(s), restoredFunction(s, schema)].join("\n");
 }
 
 /** The migrations, in order: the first is number 1. Each is PL/pgSQL run inside a DO block. */
@@ -178,6 +169,19 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
   },
   // A deleted list made again is a change of its own, so the last cursor its old list gave is reset.
   (target) => functions(target),
+  // Task and list writes are decided in TypeScript: a task's written by one function, apply_change, a
+  // list's by statements; the functions that decided them in SQL go.
+  (target) => `
+    DECLARE
+      old regprocedure;
+    BEGIN
+      FOR old IN SELECT p.oid::regprocedure FROM pg_proc p WHERE p.pronamespace = '${target.schema}'::regnamespace
+          AND p.proname IN ('append_task', 'append_keyed_task', 'update_task', 'remove_task', 'record_change',
+            'list_matches', 'made_list', 'retitled_list', 'create_list', 'put_list', 'patch_list', 'remove_list') LOOP
+        EXECUTE 'DROP FUNCTION ' || old::text;
+      END LOOP;
+    END;
+    ${functions(target)}`,
 ];
 
 /** How many migrations this version knows: a schema at this version is up to date. */

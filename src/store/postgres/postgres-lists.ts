@@ -1,12 +1,20 @@
-// Every list of a deployment in one PostgreSQL schema: the directory's writes, one SQL function
-// each (lists-sql.ts), this process's bounded copies of the lists it reads, and the one connection
-// that listens for every list's changes.
-import type { DirectoryLimits, ListIfMatch, ListResult, PutConditions } from "../../list/list-directory.ts";
-import { randomListName } from "../../list/list-names.ts";
+// Every list of a deployment in one PostgreSQL schema: the directory's writes, decided by
+// list-directory.ts and written if no other list write came first (directory-sql.ts), this process's
+// bounded copies of the lists it reads, and the one connection that listens for every list's changes.
+import { StoreUnavailableError } from "../../errors.ts";
+import {
+  type Continuation,
+  type DirectoryLimits,
+  ListDirectory,
+  type ListIfMatch,
+  type ListResult,
+  type PutConditions,
+} from "../../list/list-directory.ts";
 import { BoundedCopies } from "../bounded-copies.ts";
 import type * as seam from "../store.ts";
+import { directoryState, writeDirectory } from "./directory-rows.ts";
+import { type DirectoryStatements, directoryStatements } from "./directory-sql.ts";
 import { ListCopy, type Watch } from "./list-copy.ts";
-import { listStatements } from "./lists-sql.ts";
 import { PostgresDatabase, PREPARED, type WithClient } from "./postgres-database.ts";
 import { PostgresStore } from "./postgres-store.ts";
 
@@ -24,14 +32,20 @@ export type PostgresWatch =
   | { readonly listen: Listen; readonly maxCopyBytes?: number }
   | { readonly pollMs: number; readonly maxCopyBytes?: number };
 
+/** Attempts at one list write, each meeting another list write, before it answers 503. */
+const MAX_LIST_ATTEMPTS = 100;
+
+const START: Continuation = { highestId: 0, change: 0 };
+
 /** Bytes of lists' copies a Node, Bun or Deno process keeps when not told otherwise. */
 export const SERVER_COPY_BYTES = 64 * 1024 * 1024;
 
 /**
  * The lists in a PostgreSQL schema, shared by every process and isolate that uses it. Task writes
- * go to their list's row alone; creating, retitling and deleting lists take the directory's row,
- * so they follow one another across processes, and a task write never waits for them but on its
- * own list's row. Each process keeps copies of the lists it reads, at most `maxCopyBytes` of them,
+ * go to their list's row alone; creating, retitling and deleting lists are decided against the
+ * directory as the database holds it and written only while it is still at that change, taking
+ * its row, so they follow one another across processes, and a task write never waits for them but
+ * on its own list's row. Each process keeps copies of the lists it reads, at most `maxCopyBytes` of them,
  * the least recently used dropped first.
  */
 export class PostgresLists implements seam.TaskLists {
@@ -39,12 +53,12 @@ export class PostgresLists implements seam.TaskLists {
   readonly #listen: Listen | undefined;
   readonly #watch: Watch;
   readonly #copies: BoundedCopies<ListCopy>;
-  readonly #statements: ReturnType<typeof listStatements>;
+  readonly #statements: DirectoryStatements;
 
   /** `schema` must be a safe SQL identifier (see `parsePostgresSchema`); it also names the channel of every list. */
   constructor(use: WithClient, schema: string, watch: PostgresWatch) {
     this.#db = new PostgresDatabase(use, schema);
-    this.#statements = listStatements(`"${schema}"`);
+    this.#statements = directoryStatements(`"${schema}"`);
     this.#listen = "listen" in watch ? watch.listen : undefined;
     this.#watch = "listen" in watch ? { listen: true } : { pollMs: watch.pollMs };
     this.#copies = new BoundedCopies(watch.maxCopyBytes ?? SERVER_COPY_BYTES);
@@ -64,10 +78,14 @@ export class PostgresLists implements seam.TaskLists {
     await this.list("default").read();
     const listen = this.#listen;
     if (listen === undefined) return;
-    // A notification names the list that changed; its copy asks what changed, once for every reader.
+    // A notification names the list that changed, and a task write's its change number (apply-sql.ts);
+    // the list's copy asks what changed, once for every reader.
     await listen(
       this.#db.schema,
-      (name) => this.#copies.peek(name)?.changed(),
+      (payload) => {
+        const [name = "", change] = payload.split(" ");
+        this.#copies.peek(name)?.changed(change === undefined ? undefined : Number(change));
+      },
       () => {
         for (const copy of this.#copies.values()) copy.changed();
       },
@@ -85,47 +103,21 @@ export class PostgresLists implements seam.TaskLists {
     });
   }
 
-  async create(title: string, limits: DirectoryLimits, key?: seam.IdempotencyKey): Promise<seam.ListWriteResult> {
-    for (;;) {
-      const parameters = [
-        randomListName(),
-        JSON.stringify(title),
-        limits.maxLists,
-        key?.scope ?? null,
-        key?.key ?? null,
-        key?.fingerprint ?? null,
-        limits.maxKeys,
-      ];
-      const row = await this.#write(this.#statements.create, parameters);
-      // 130 random bits all but never meet a name that was given: then another is drawn.
-      if (row.outcome !== "taken") return resultOf(row, limits);
-    }
+  create(title: string, limits: DirectoryLimits, key?: seam.IdempotencyKey): Promise<seam.ListWriteResult> {
+    return this.#write((directory) => directory.create(title, limits, key), limits.maxKeys);
   }
 
-  async put(
-    name: string,
-    title: string,
-    conditions: PutConditions,
-    limits: DirectoryLimits,
-  ): Promise<seam.ListWriteResult> {
-    const parameters = [
-      name,
-      JSON.stringify(title),
-      ifMatchJson(conditions.ifMatch),
-      conditions.ifNoneMatch,
-      limits.maxLists,
-    ];
-    return resultOf(await this.#write(this.#statements.put, parameters), limits);
+  put(name: string, title: string, conditions: PutConditions, limits: DirectoryLimits): Promise<seam.ListWriteResult> {
+    return this.#write((directory) => directory.put(name, title, conditions, limits), limits.maxKeys);
   }
 
-  async patch(name: string, title: string | undefined, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
-    const parameters = [name, title === undefined ? null : JSON.stringify(title), ifMatchJson(ifMatch)];
-    return resultOf(await this.#write(this.#statements.patch, parameters), undefined);
+  patch(name: string, title: string | undefined, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
+    return this.#write((directory) => directory.patch(name, title, ifMatch), 0);
   }
 
-  async remove(name: string, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
-    const parameters = [name, ifMatchJson(ifMatch), this.#db.schema];
-    return resultOf(await this.#write(this.#statements.remove, parameters), undefined);
+  remove(name: string, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
+    // The list's row keeps where it stopped, for the name made again: this directory is let go after.
+    return this.#write((directory) => directory.remove(name, ifMatch, () => START), 0);
   }
 
   /**
@@ -151,43 +143,25 @@ export class PostgresLists implements seam.TaskLists {
     );
   }
 
-  async #write(statement: string, parameters: readonly unknown[]): Promise<Record<string, unknown>> {
+  /**
+   * Decides a list write against the directory as the database holds it now, and writes it only
+   * while the directory is still at that change; else, another list write came first, decides
+   * again. A deletion clears the list's rows once it is not live, in a statement of their own.
+   */
+  #write(decide: (directory: ListDirectory) => ListResult, maxKeys: number): Promise<ListResult> {
     return this.#db.run("write", async (sql) => {
-      const [row] = await sql.unsafe(statement, parameters as never[], PREPARED);
-      if (row === undefined) throw new Error("A list function returned no row");
-      return row;
+      for (let attempt = 0; attempt < MAX_LIST_ATTEMPTS; attempt++) {
+        const state = await directoryState(sql, this.#statements);
+        const result = decide(new ListDirectory(state));
+        const written = await writeDirectory(sql, this.#statements, state.change, result, {
+          maxKeys,
+          channel: this.#db.schema,
+        });
+        if (!written) continue;
+        if (result.outcome === "deleted") await sql.unsafe(this.#statements.cleared, [result.name], PREPARED);
+        return result;
+      }
+      throw new StoreUnavailableError(`The lists changed under each of ${MAX_LIST_ATTEMPTS} attempts at a list write`);
     });
-  }
-}
-
-/** An If-Match as the list functions take it: JSON null for none, `"*"` for any, else the array of versions. */
-function ifMatchJson(ifMatch: ListIfMatch): string | null {
-  if (ifMatch === undefined) return null;
-  return JSON.stringify(ifMatch === "any" ? "*" : ifMatch);
-}
-
-/** A list function's row as the directory's result. */
-function resultOf(row: Record<string, unknown>, limits: DirectoryLimits | undefined): ListResult {
-  const outcome = String(row.outcome);
-  switch (outcome) {
-    case "created":
-    case "retitled":
-    case "unchanged": {
-      const list = {
-        name: String(row.name),
-        title: JSON.parse(String(row.title_json)) as string,
-        version: String(row.version),
-      };
-      // PostgreSQL keeps the ids and change numbers a list made again continues: nothing to resume here.
-      return outcome === "created" ? { outcome, list, resume: { highestId: 0, change: 0 } } : { outcome, list };
-    }
-    case "replayed":
-      return { outcome, json: String(row.replay_json) };
-    case "deleted":
-      return { outcome, name: String(row.name) };
-    case "full":
-      return { outcome, maxLists: limits?.maxLists ?? 0 };
-    default:
-      return { outcome: outcome as "key-reused" | "not-found" | "gone" | "precondition-failed" | "default-kept" };
   }
 }

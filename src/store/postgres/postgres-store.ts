@@ -1,21 +1,40 @@
 // One list in a PostgreSQL schema, as a request uses it: its reads from this process's copy, its
-// writes one call of their SQL function each.
+// writes decided against that copy by the list's rules and written if no other change came first.
+import type { Sql } from "postgres";
 import type { ListLimits } from "../../config.ts";
-import { encodeTask } from "../../list/encoded-list.ts";
-import type { Limit, ListUsage } from "../../list/limits.ts";
-import { type NewTask, type Task, taskJson } from "../../list/task.ts";
+import { StoreUnavailableError } from "../../errors.ts";
+import { type Decision, HeldList, type ListChange } from "../../list/held-list.ts";
+import type { ListUsage } from "../../list/limits.ts";
+import type { NewTask } from "../../list/task.ts";
+import type { WriteResult } from "../../list/writes.ts";
+import type { ListChanges } from "../mirror.ts";
 import type * as seam from "../store.ts";
+import { applyParameters, caughtUp } from "./apply-sql.ts";
 import type { ListCopy } from "./list-copy.ts";
 import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
+import { storedKeys } from "./stored-keys.ts";
+
+/**
+ * Attempts at one write, each meeting another process's change, before it answers 503. Writes of
+ * one process follow one another, so a write meets at most those of the other processes, each
+ * once per change it loses to: it gets through long before this.
+ */
+const MAX_ATTEMPTS = 100;
+
+/** What the apply function answered: for a conflict, the changes since when it handed them over. */
+type Applied =
+  | { readonly outcome: "applied" | seam.ListMissing["outcome"] }
+  | { readonly outcome: "conflict"; readonly since?: ListChanges | undefined };
 
 /**
  * List `name` in a PostgreSQL schema shared by every process and isolate that uses it, whether or
  * not it exists. A read goes to this process's copy of the list ({@link ListCopy}), which asks only
  * for what changed after its last change with the list's title and version, in one query: a
- * current copy costs one small query and responds 304. Each write is one call of its function
- * (append-sql.ts, edit-sql.ts), which locks the list's own row until it commits, so ids are
- * contiguous, commits happen in change order, a reader asking for the changes after its last never
- * skips one that commits late, and a write to another list never waits for it.
+ * current copy costs one small query and responds 304. Each write is decided by the list's rules
+ * (list/held-list.ts) against the copy, and written by one call of apply-sql.ts's function only if
+ * the list is still at the change decided against; its UPDATE holds the list's own row until it
+ * commits, so ids are contiguous, commits happen in change order, a reader asking for the changes
+ * after its last never skips one that commits late, and a write to another list never waits for it.
  */
 export class PostgresStore implements seam.TaskStore {
   readonly #db: PostgresDatabase;
@@ -38,37 +57,7 @@ export class PostgresStore implements seam.TaskStore {
   }
 
   append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult | seam.ListMissing> {
-    const titleJson = JSON.stringify(task.title);
-    // The task's JSON as the list shows it, but for its id, whose digits only the database knows.
-    const rest = encodeTask({ id: 0, ...task }).byteLength - 1;
-    const limitsAndTask = [
-      this.#name,
-      rest,
-      limits.maxTasks,
-      limits.maxBytes,
-      titleJson,
-      task.completed,
-      this.#db.schema,
-    ];
-    return this.#db.run("write", async (sql) => {
-      const keyed = key && [...limitsAndTask, key.scope, key.key, key.fingerprint, limits.maxKeys];
-      const row = first(
-        keyed === undefined
-          ? await sql.unsafe(this.#db.sql.append, limitsAndTask, PREPARED)
-          : await sql.unsafe(this.#db.sql.appendKeyed, keyed, PREPARED),
-      );
-      const outcome = String(row.outcome) as seam.AppendResult["outcome"] | seam.ListMissing["outcome"];
-      const usage = usageOf(row);
-      if (outcome === "list-gone" || outcome === "list-not-found") return { outcome };
-      if (outcome === "key-reused") return { outcome, usage };
-      if (outcome === "full") return { outcome, limit: String(row.full_limit) as Limit, usage };
-      if (outcome === "replayed") {
-        const json = String(row.task_json);
-        return { outcome, task: JSON.parse(json) as Task, json, usage };
-      }
-      const created = { id: Number(row.id), ...task };
-      return { outcome: "added", task: created, json: taskJson(created), usage };
-    });
+    return this.#write((held) => held.append(task, limits, key), key && { key, maxKeys: limits.maxKeys });
   }
 
   update(
@@ -77,43 +66,71 @@ export class PostgresStore implements seam.TaskStore {
     limits: ListLimits,
     ifMatch?: seam.IfMatch,
   ): Promise<seam.UpdateResult | seam.ListMissing> {
-    const titleJson = patch.title === undefined ? null : JSON.stringify(patch.title);
-    const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
-    const parameters = [this.#name, id, titleJson, patch.completed ?? null, versions, limits.maxBytes, this.#db.schema];
-    return this.#db.run("write", async (sql) => {
-      const row = first(await sql.unsafe(this.#db.sql.update, parameters, PREPARED));
-      const outcome = String(row.outcome) as seam.UpdateResult["outcome"] | seam.ListMissing["outcome"];
-      const usage = usageOf(row);
-      if (outcome === "list-gone" || outcome === "list-not-found") return { outcome };
-      if (outcome === "updated" || outcome === "unchanged") {
-        const json = String(row.task_json);
-        return { outcome, task: JSON.parse(json) as Task, json, version: String(row.version), usage };
-      }
-      if (outcome === "full") return { outcome, limit: "bytes", usage };
-      return { outcome, usage };
-    });
+    return this.#write((held) => held.update(id, patch, limits, ifMatch));
   }
 
   remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult | seam.ListMissing> {
-    return this.#db.run("write", async (sql) => {
-      const versions = ifMatch === undefined ? null : JSON.stringify(ifMatch);
-      const parameters = [this.#name, id, versions, this.#db.schema];
-      const row = first(await sql.unsafe(this.#db.sql.remove, parameters, PREPARED));
-      const outcome = String(row.outcome) as seam.RemoveResult["outcome"] | seam.ListMissing["outcome"];
-      if (outcome === "list-gone" || outcome === "list-not-found") return { outcome };
-      return { outcome, usage: usageOf(row) };
-    });
+    return this.#write((held) => held.remove(id, ifMatch));
   }
-}
 
-/** The one row a write's function returns. */
-function first(rows: readonly Record<string, unknown>[]): Record<string, unknown> {
-  const [row] = rows;
-  if (row === undefined) throw new Error("A list's write function returned no row");
-  return row;
-}
+  /**
+   * Decides a write against this process's copy of the list and writes its change if the list is
+   * still at the change decided against; else, or when it changes nothing on a copy that may be
+   * behind, catches the copy up and decides again. Every attempt that fails met another
+   * process's change, which was written: the list moves on, and a write starts again at most
+   * {@link MAX_ATTEMPTS} times before it answers 503.
+   */
+  #write<R extends WriteResult>(
+    decide: (held: HeldList) => Decision<R>,
+    keyed?: { readonly key: seam.IdempotencyKey; readonly maxKeys: number },
+  ): Promise<R | seam.ListMissing> {
+    const copy = this.#copy();
+    // One client for every attempt: on a Worker each client is a connection of its own.
+    return copy.serial(() =>
+      this.#db.run("write", async (sql) => {
+        let current = false;
+        let known: ListChanges | undefined;
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          const target = await copy.target(sql, current, known);
+          const { state } = target;
+          if (state.state !== "live") return { outcome: state.state === "gone" ? "list-gone" : "list-not-found" };
+          // Read after the copy, so that a key added since the copy's change is known or refused by the index.
+          const keys = keyed && (await storedKeys(sql, this.#db.sql, this.#name, keyed.key, keyed.maxKeys));
+          const at = target.list.change;
+          const held = new HeldList(target.list, keys);
+          const { result, change } = decide(held);
+          current = true;
+          if (change === undefined) {
+            if (target.current) return result;
+            continue;
+          }
+          const applied = await this.#apply(sql, at, change, result.usage);
+          if (applied.outcome === "applied") {
+            copy.wrote(target, at, () => held.apply(change));
+            return result;
+          }
+          if (applied.outcome !== "conflict") return { outcome: applied.outcome };
+          known = applied.since;
+        }
+        throw new StoreUnavailableError(`List ${this.#name} changed under each of ${MAX_ATTEMPTS} attempts at a write`);
+      }),
+    );
+  }
 
-/** The list's count and bytes, as the write's function left them. */
-function usageOf(row: Record<string, unknown>): ListUsage {
-  return { tasks: Number(row.task_count), bytes: Number(row.json_bytes) };
+  /**
+   * Writes `change`, decided at change `at`, if the list is still live at that change; else, with
+   * the changes since when the database handed them over.
+   */
+  async #apply(sql: Sql, at: number, change: ListChange, usage: ListUsage): Promise<Applied> {
+    const parameters = applyParameters(this.#name, at, change, usage, this.#db.schema);
+    try {
+      const rows = await sql.unsafe(this.#db.sql.apply, parameters as never[], PREPARED);
+      const outcome = String(rows[0]?.outcome) as Applied["outcome"];
+      return outcome === "conflict" ? { outcome, since: caughtUp(at, rows) } : { outcome };
+    } catch (error) {
+      // Another process added the same Idempotency-Key since its keys were read: decided again, it replays.
+      if (error instanceof Error && "code" in error && error.code === "23505") return { outcome: "conflict" };
+      throw error;
+    }
+  }
 }
