@@ -78,7 +78,10 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
   const pageHandler = home.methods.GET?.handler;
   if (pageHandler === undefined) throw new Error("The home page serves GET");
   // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once, as
-  // a small page of its own for a browser, as JSON for an API client.
+  // a small page of its own for a browser, as JSON for an API client. With tokens set it reads no
+  // list and is the same for every name, so it tells a stranger nothing; the page says what its
+  // own reads, with a token, find.
+  const guarded = config.readTokens.length > 0 || config.writeTokens.length > 0;
   const listPage: Route = {
     ...home,
     paths: [`${LIST_PATH}/`],
@@ -88,6 +91,7 @@ export function documentRoutes({ config }: RouteContext, routes: readonly Route[
       GET: {
         ...home.methods.GET,
         handler: async (c) => {
+          if (guarded) return pageHandler(c);
           const read = await named.storeOf(c).read();
           const state = read.list?.state;
           if ((state === "gone" || state === "not-found") && wantsPage(c)) return missingPage(c, state);

@@ -1,9 +1,11 @@
 // A browser at a list's path is sent to the list's page, and a browser at the page of a list that
 // does not exist gets a small HTML page with a link home; API clients get JSON as before.
 import { expect, test } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { parseAppConfig } from "../../src/config.ts";
 import { LIST_DELETED } from "../../src/messages.ts";
 import { expectJsonError } from "./helpers.ts";
-import { createList, listsApp } from "./list-helpers.ts";
+import { createList, listsApp, newLists, sendJson } from "./list-helpers.ts";
 
 /** What Chromium sends when a person opens a URL. */
 const BROWSER = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8" };
@@ -60,4 +62,29 @@ test("a browser at the page of a list never created, or deleted, gets a small HT
   await expectJsonError(await app.request("/lists/gone-soon/"), 410, LIST_DELETED);
   expect((await app.request("/lists/never-made/")).status).toBe(404);
   expect((await app.request("/lists/gone-soon/", { headers: { Accept: "application/json" } })).status).toBe(410);
+});
+
+test("with tokens set, a list's page answers the same whether the list lives, was deleted or never was, and reads no list", async () => {
+  const write = { Authorization: `Bearer ${TOKENS.WRITE_TOKENS}` };
+  for (const tokens of [TOKENS, { WRITE_TOKENS: TOKENS.WRITE_TOKENS }]) {
+    const lists = newLists("memory");
+    const app = createApp({ lists, config: parseAppConfig({ LOG_LEVEL: "off", ...tokens }) });
+    for (const name of ["lives", "deleted"]) {
+      expect((await sendJson(app, "PUT", `/lists/${name}`, { title: name }, write)).status).toBe(201);
+    }
+    expect((await app.request("/lists/deleted", { method: "DELETE", headers: write })).status).toBe(204);
+    const answers = new Set<string>();
+    for (const name of ["lives", "deleted", "never-made"]) {
+      for (const headers of [BROWSER, {}, { Accept: "application/json" }]) {
+        for (const method of ["GET", "HEAD"]) {
+          const res = await app.request(`/lists/${name}/`, { method, headers });
+          const seen = [...res.headers].filter(([header]) => header !== "x-request-id");
+          answers.add(JSON.stringify([method, headers, res.status, seen, await res.text()]));
+        }
+      }
+    }
+    // One answer per method and Accept, whatever the name.
+    expect(answers.size, [...answers].map((answer) => answer.slice(0, 120)).join("\n")).toBe(6);
+    expect([...answers].every((answer) => answer.includes(",200,"))).toBe(true);
+  }
 });
