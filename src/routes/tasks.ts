@@ -81,7 +81,7 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
           handler: async (c) => {
             const store = scope.storeOf(c);
             // A list that does not exist answers so before its body is read.
-            if (scope.named) {
+            if (scope.named && store.knows?.() !== true) {
               const read = store.read();
               requireList(read instanceof Promise ? await read : read);
             }
