@@ -26,6 +26,9 @@ export interface ScopeParameter {
 /** A match of a Hono router, as the TrieRouter gives it: each handler with its parameters. */
 type Matched<T> = [[T, Params][]];
 
+/** The most paths under the scope whose answers are kept; all are let go when it is reached. */
+const KEPT_SCOPED_PATHS = 1024;
+
 /**
  * Hono's TrieRouter, to which a request's method is passed only when some route serves it. Hono's
  * routers look the method up in plain objects, so a method named like a member of Object.prototype
@@ -36,8 +39,9 @@ type Matched<T> = [[T, Params][]];
  *
  * A request for a path a route was added under as it is (no parameter) gets the trie's answer kept
  * from the first such request: one map lookup. Routes under `scope` go to a trie of their own, by
- * the path that follows the scope's parameter, so that `/lists/{name}/tasks` costs what `/tasks`
- * does, plus one test of the name.
+ * the path that follows the scope's parameter, after one test of the parameter; the answers for
+ * a fixed rest (`/lists/{name}/tasks`) are kept by path too, so that a list's own path costs what
+ * `/tasks` does.
  */
 export class ServedMethodsRouter<T> implements Router<T> {
   readonly name = "ServedMethodsRouter";
@@ -49,6 +53,8 @@ export class ServedMethodsRouter<T> implements Router<T> {
   readonly #scopedFixed = new FixedAnswers<T>(this.#scoped);
   /** The fixed part of the paths before the scope's parameter, with its own last slash: `/base/lists/`. */
   #scopePrefix: string | undefined;
+  /** Answers for paths under the scope whose rest is fixed (`/lists/{name}/tasks`), by path, then by method. */
+  readonly #scopedAnswers = new Map<string, Map<string, Matched<T>>>();
 
   /** With `scope`, routes under that parameter are matched apart (see the class). */
   constructor(scope?: ScopeParameter) {
@@ -57,6 +63,7 @@ export class ServedMethodsRouter<T> implements Router<T> {
 
   add(method: string, path: string, handler: T): void {
     this.#served.add(method);
+    this.#scopedAnswers.clear();
     const scope = this.#scope;
     const at = scope === undefined ? -1 : path.indexOf(scope.path);
     const rest = scope === undefined ? "" : path.slice(at + scope.path.length);
@@ -78,15 +85,34 @@ export class ServedMethodsRouter<T> implements Router<T> {
     const routed = this.#served.has(method) ? method : UNSERVED;
     const prefix = this.#scopePrefix;
     if (prefix !== undefined && path.startsWith(prefix)) {
-      const end = path.indexOf("/", prefix.length);
-      const scope = this.#scope as ScopeParameter;
-      const value = end < 0 ? "" : path.slice(prefix.length, end);
-      if (value !== "" && scope.pattern.test(value)) {
-        const [found] = this.#scopedFixed.match(routed, path.slice(end));
-        if (found.length > 0) return [found.map(([handler, params]) => [handler, { ...params, [scope.name]: value }])];
-      }
+      const kept = this.#scopedAnswers.get(path)?.get(routed);
+      if (kept !== undefined) return kept;
+      const scoped = this.#scopedMatch(routed, path, prefix);
+      if (scoped !== undefined) return scoped;
     }
     return this.#fixed.match(routed, path);
+  }
+
+  /** The routes under the scope that match `path`, if any; kept when the rest of the path is fixed. */
+  #scopedMatch(method: string, path: string, prefix: string): Matched<T> | undefined {
+    const end = path.indexOf("/", prefix.length);
+    const scope = this.#scope as ScopeParameter;
+    const value = end < 0 ? "" : path.slice(prefix.length, end);
+    if (value === "" || !scope.pattern.test(value)) return undefined;
+    const rest = path.slice(end);
+    const [found] = this.#scopedFixed.match(method, rest);
+    if (found.length === 0) return undefined;
+    const answer: Matched<T> = [found.map(([handler, params]) => [handler, { ...params, [scope.name]: value }])];
+    if (this.#scopedFixed.fixed(rest)) {
+      if (this.#scopedAnswers.size >= KEPT_SCOPED_PATHS) this.#scopedAnswers.clear();
+      let byMethod = this.#scopedAnswers.get(path);
+      if (byMethod === undefined) {
+        byMethod = new Map();
+        this.#scopedAnswers.set(path, byMethod);
+      }
+      byMethod.set(method, answer);
+    }
+    return answer;
   }
 }
 
@@ -106,6 +132,11 @@ class FixedAnswers<T> {
     // Another route added later may match a path answered already: answers are kept from the first request on.
     this.#answers.clear();
     if (!/[:*]/.test(path)) this.#paths.add(path);
+  }
+
+  /** Whether `path` was added as it is. */
+  fixed(path: string): boolean {
+    return this.#paths.has(path);
   }
 
   match(method: string, path: string): Matched<T> {

@@ -25,6 +25,7 @@ const REQUESTS: [string, string][] = [
   ["GET", "/api/lists"],
   ["GET", "/api/lists/groceries"],
   ["GET", "/api/lists/groceries/tasks"],
+  ["GET", "/api/lists/chores/tasks"],
   ["OPTIONS", "/api/lists/groceries/tasks"],
   ["GET", "/api/lists/groceries/tasks/7"],
   ["GET", "/api/lists/groceries/tasks/x"],
@@ -61,11 +62,19 @@ test("every request gets the handlers and parameters Hono's TrieRouter gives it,
 
 test("a route added after a request for its path is among the handlers of the next one", () => {
   const router = new ServedMethodsRouter<string>(LIST_PATH_PARAMETER);
+  const named = `${LIST_PATH_PARAMETER.path}/tasks`;
   router.add("GET", "/tasks", "first");
+  router.add("GET", named, "first named");
   expect(answer(router, "GET", "/tasks")).toEqual([["first", {}]]);
+  expect(answer(router, "GET", "/lists/a/tasks")).toEqual([["first named", { name: "a" }]]);
   router.add("GET", "/tasks", "second");
+  router.add("GET", named, "second named");
   expect(answer(router, "GET", "/tasks")).toEqual([
     ["first", {}],
     ["second", {}],
+  ]);
+  expect(answer(router, "GET", "/lists/a/tasks")).toEqual([
+    ["first named", { name: "a" }],
+    ["second named", { name: "a" }],
   ]);
 });
