@@ -182,17 +182,23 @@ export class DurableObjectStore implements seam.TaskStore {
       const known = this.#mirror.current.task(id);
       if (known.outcome === "found") return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
-    // Unknown until the object answers, which it may never do.
-    this.#own.task(id, undefined);
-    const result = await this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
-    this.#wrote(id, result);
+    let result: seam.UpdateResult | seam.ListMissing;
+    try {
+      result = await this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
+    } catch (error) {
+      // The object may have made the edit without its answer coming back: the task's version is not known.
+      this.#own.task(id, undefined);
+      throw error;
+    }
+    this.#own.wrote(id, result);
     return result;
   }
 
   async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult | seam.ListMissing> {
+    // Not there as far as this isolate knows from now on: the object may delete it without its answer coming back.
     this.#own.task(id, undefined);
     const result = await this.#call(() => this.#stub().remove(id, ifMatch));
-    this.#wrote(id, result);
+    this.#own.wrote(id, result);
     return result;
   }
 
@@ -233,13 +239,6 @@ export class DurableObjectStore implements seam.TaskStore {
   openSocket(request: Request, cursor: number, maxSubscribers: number): Promise<Response> {
     const url = `https://task-list-object/follow?after=${cursor}&max=${maxSubscribers}`;
     return this.#call(() => this.#stub().fetch(new Request(url, { headers: request.headers })));
-  }
-
-  /** What a write of task `id` left: the task at its new version, or not there. */
-  #wrote(id: number, result: seam.UpdateResult | seam.RemoveResult | seam.ListMissing): void {
-    if (result.outcome === "list-gone" || result.outcome === "list-not-found") this.#own.list();
-    else if (result.outcome === "updated" || result.outcome === "unchanged") this.#own.task(id, result.version);
-    else if (result.outcome !== "precondition-failed" && result.outcome !== "full") this.#own.task(id, undefined);
   }
 
   #stub(): ListObjectRpc {

@@ -1,7 +1,7 @@
 // What a Worker knows of a list without asking its object: the copy as its last read left it, and
 // what this isolate's own writes made of it since, so that a write's checks need no read first.
 import type { ListVersion } from "../../list/encoded-list.ts";
-import type { IfMatch } from "../store.ts";
+import type { IfMatch, ListMissing, RemoveResult, UpdateResult } from "../store.ts";
 
 /** A task as a write of this isolate left it: its version, or undefined when it is not there. */
 interface Written {
@@ -38,6 +38,14 @@ export class OwnWrites {
   task(id: number, version: string | undefined): void {
     this.#count += 1;
     this.#tasks.set(id, { at: this.#count, version });
+  }
+
+  /** What a write of task `id` answered: the task at its new version, not known, or the list gone. */
+  wrote(id: number, result: UpdateResult | RemoveResult | ListMissing): void {
+    if (result.outcome === "list-gone" || result.outcome === "list-not-found") this.list();
+    else if (result.outcome === "updated" || result.outcome === "unchanged") this.task(id, result.version);
+    // A stale If-Match refused here means the copy was behind: the task is read again before the next write.
+    else if (result.outcome !== "full") this.task(id, undefined);
   }
 
   /** The list itself may have been deleted by this isolate. */
