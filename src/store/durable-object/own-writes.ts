@@ -3,6 +3,9 @@
 import type { ListVersion } from "../../list/encoded-list.ts";
 import type { IfMatch, ListMissing, RemoveResult, UpdateResult } from "../store.ts";
 
+/** The most tasks followed between two reads: past it they are let go, and the next check reads. */
+const MAX_FOLLOWED = 4_096;
+
 /** A task as a write of this isolate left it: its version, or undefined when it is not there. */
 interface Written {
   /** The count of writes when it was made: a read that started after it holds it. */
@@ -20,8 +23,11 @@ interface Written {
 export class OwnWrites {
   #count = 0;
   readonly #tasks = new Map<number, Written>();
-  /** When a write of this isolate may have made the list itself gone (a deletion), until a read after it. */
-  #listAt: number | undefined;
+  /**
+   * When a write of this isolate left what it knows unsure (the list deleted, or more tasks written than
+   * it follows), until a read after it.
+   */
+  #unsureAt: number | undefined;
 
   /** Where a read that starts now stands: it will hold every write made before. */
   get mark(): number {
@@ -31,12 +37,16 @@ export class OwnWrites {
   /** A read that started at `mark` has brought the copy up to date: the writes before it are in the copy. */
   caughtUp(mark: number): void {
     for (const [id, written] of this.#tasks) if (written.at <= mark) this.#tasks.delete(id);
-    if (this.#listAt !== undefined && this.#listAt <= mark) this.#listAt = undefined;
+    if (this.#unsureAt !== undefined && this.#unsureAt <= mark) this.#unsureAt = undefined;
   }
 
   /** Task `id` as a write of this isolate left it: at `version`, or not there (undefined). */
   task(id: number, version: string | undefined): void {
     this.#count += 1;
+    if (this.#tasks.size >= MAX_FOLLOWED && !this.#tasks.has(id)) {
+      this.#tasks.clear();
+      this.#unsureAt = this.#count;
+    }
     this.#tasks.set(id, { at: this.#count, version });
   }
 
@@ -51,7 +61,7 @@ export class OwnWrites {
   /** The list itself may have been deleted by this isolate. */
   list(): void {
     this.#count += 1;
-    this.#listAt = this.#count;
+    this.#unsureAt = this.#count;
   }
 
   /**
@@ -59,7 +69,7 @@ export class OwnWrites {
    * at a version `ifMatch` allows, by the copy and this isolate's writes since; false when unsure.
    */
   knows(copy: ListVersion, live: boolean, task?: number, ifMatch?: IfMatch): boolean {
-    if (!live || this.#listAt !== undefined) return false;
+    if (!live || this.#unsureAt !== undefined) return false;
     if (task === undefined) return true;
     const written = this.#tasks.get(task);
     let version = written?.version;
