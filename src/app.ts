@@ -16,7 +16,7 @@ import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { eventRoutes } from "./routes/events.ts";
-import { inNamedList, listScopes } from "./routes/list-scope.ts";
+import { inNamedList, LIST_PATH_PARAMETER, listScopes } from "./routes/list-scope.ts";
 import { listRoutes } from "./routes/lists.ts";
 import { taskRoute } from "./routes/task.ts";
 import { taskRoutes } from "./routes/tasks.ts";
@@ -74,7 +74,7 @@ export function createApp({
 }: AppOptions): TaskApp {
   // The routes sit under the base path; the 404 and error handlers respond to every other request too,
   // with request ids, logs and headers.
-  const root = new Hono<AppEnv>({ router: new ServedMethodsRouter() });
+  const root = new Hono<AppEnv>({ router: new ServedMethodsRouter(LIST_PATH_PARAMETER) });
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
   const wrapper = requestWrapper(log, { textBodies, parsedHeaders });

@@ -7,6 +7,8 @@ import type { TargetCheck } from "../lib/target-check.ts";
 import { BUSY_SCENARIOS, type ListsReading, MANY_LISTS, PATH_SCENARIOS, TASKS_PER_LIST } from "./trial.ts";
 
 const SAME_PATH = 0.95;
+/** Issue 47: a PATCH costs what a POST does, "the same" with the bench's noise. */
+const PATCH_RATIO = 0.9;
 const MANY_RATIO = 0.9;
 const KIB_PER_LIST = 16;
 const BUSY_RATIO = 0.45;
@@ -31,9 +33,10 @@ export function checkListsTargets(lists: readonly Merged<ListsReading>[]): Targe
     value: number | undefined,
     ok: (v: number) => boolean,
     text: (v: number) => string,
+    issue = "#34",
   ) =>
     checks.push({
-      issue: "#34",
+      issue,
       target,
       subject,
       value: value === undefined ? `not measured${row?.notMeasured ? `: ${row.notMeasured}` : ""}` : text(value),
@@ -57,6 +60,19 @@ export function checkListsTargets(lists: readonly Merged<ListsReading>[]): Targe
         over(named, plain),
         (v) => v >= SAME_PATH,
         (v) => `${two(v)} × (${rps(named)} against ${rps(plain)} req/s)`,
+      );
+    }
+    // Issue 47: a PATCH against the POST run seconds after it, on each list.
+    for (const which of ["", "Named"] as const) {
+      const [patch, post] = [row?.[`patch${which}Rps`], row?.[`post${which}Rps`]];
+      check(
+        `PATCH ÷ POST at 2 tasks on ${which === "" ? "/tasks" : "/lists/{name}/tasks"} ≥ ${PATCH_RATIO}`,
+        label,
+        row,
+        over(patch, post),
+        (v) => v >= PATCH_RATIO,
+        (v) => `${two(v)} × (${rps(patch)} against ${rps(post)} req/s)`,
+        "#47",
       );
     }
   }

@@ -3,6 +3,7 @@
 import type { Context } from "hono";
 import { apiError } from "../errors.ts";
 import type { AppEnv } from "../http/request-context.ts";
+import type { ScopeParameter } from "../http/served-methods-router.ts";
 import { DEFAULT_LIST, NAME_PATTERN } from "../list/list-names.ts";
 import { LIST_DELETED, NOT_FOUND } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
@@ -12,6 +13,13 @@ import type { HandledEndpoint, Route } from "./route.ts";
 
 /** A list's own path: its name is a DNS label, anything else is no list (404). */
 export const LIST_PATH = `/lists/:name{${NAME_PATTERN}}`;
+
+/** The list's name as the router reads it apart from the rest of the path, one test rather than a search. */
+export const LIST_PATH_PARAMETER: ScopeParameter = {
+  path: LIST_PATH,
+  name: "name",
+  pattern: new RegExp(`^(?:${NAME_PATTERN})$`),
+};
 
 /** The list's name, as the path carries it. */
 export const LIST_NAME_PARAMETER: Json = {

@@ -35,9 +35,11 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
 
   /**
    * Responds 404 or 410 for a list that does not exist or a task it does not hold, 412 for a stale
-   * If-Match, before any body is read: at once when the store reads synchronously.
+   * If-Match, before any body is read: at once when the store reads synchronously, or knows without
+   * asking that the write's own checks will find the task (a Durable Object's copy).
    */
   const checkTask = (store: TaskStore, id: number, ifMatch: IfMatch): Promise<void> | undefined => {
+    if (store.knows?.(id, ifMatch) === true) return undefined;
     const list = store.read();
     if (list instanceof Promise) return list.then((done) => checkFound(requireList(done).task(id), ifMatch));
     checkFound(requireList(list).task(id), ifMatch);

@@ -81,7 +81,10 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
           handler: async (c) => {
             const store = scope.storeOf(c);
             // A list that does not exist answers so before its body is read.
-            if (scope.named) requireList(await store.read());
+            if (scope.named && store.knows?.() !== true) {
+              const read = store.read();
+              requireList(read instanceof Promise ? await read : read);
+            }
             const key = idempotencyKeyOf(c);
             const body = await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs);
             requireJsonContentType(c.req.header("content-type"));

@@ -68,6 +68,13 @@ export interface TaskStore {
   /** Deletes task `id` in one atomic step with its checks: the task (not-found, gone), then `ifMatch`. */
   remove(id: number, ifMatch?: IfMatch): Promise<RemoveResult | ListMissing>;
   /**
+   * Whether this process already knows, without asking where the list lives, that the list lives
+   * and, with `task`, holds that task at a version `ifMatch` allows: the checks a write makes before
+   * its body is read then pass at once, and the write's own atomic step checks again. False when
+   * unsure, and always safe; a store whose reads are in memory need not say.
+   */
+  knows?(task?: number, ifMatch?: IfMatch): boolean;
+  /**
    * Resolves once the list's last change is after change `change` (and, with `bytesPast`, once its
    * `changedBytes` is past `bytesPast`: a reader that waits for that is not woken by each change
    * on its way, though a store may wake it early), at once if it already is, or when `signal` aborts; a reader then reads again. Each store is told in its own way

@@ -115,7 +115,14 @@ export class DurableLists implements seam.TaskLists {
   }
 
   async remove(name: string, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
-    return this.#written(await this.#call(() => this.#stub().remove(name, ifMatch)));
+    // Told before the call and after it: a read made meanwhile may have found the list still there.
+    const copy = () => this.#copies.get(name)?.store.listChanged();
+    copy();
+    try {
+      return this.#written(await this.#call(() => this.#stub().remove(name, ifMatch)));
+    } finally {
+      copy();
+    }
   }
 
   /** A copy that was read: its bytes now, and the bound kept. */

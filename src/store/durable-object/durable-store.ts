@@ -9,6 +9,7 @@ import type { NewTask } from "../../list/task.ts";
 import { missingRead, StatedVersion } from "../list-read.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
 import type * as seam from "../store.ts";
+import { OwnWrites } from "./own-writes.ts";
 
 /** What a list's object answers a copy: the changes, and whether the list lives. */
 export type ListObjectChanges = ListChanges & { readonly list: seam.ListState };
@@ -110,6 +111,9 @@ export class DurableObjectStore implements seam.TaskStore {
   readonly name: string;
   readonly #mirror = new ListMirror();
   #read: { readonly of: ListVersion; readonly state: seam.ListState; readonly as: seam.ListRead } | undefined;
+  /** Whether the list lived at the last read. */
+  #live = false;
+  readonly #own = new OwnWrites();
   readonly #onRead: ((store: DurableObjectStore) => void) | undefined;
 
   /** List `name` (the default list without); `onRead` is told after each read, once the copy is current. */
@@ -129,6 +133,7 @@ export class DurableObjectStore implements seam.TaskStore {
   }
 
   async read(): Promise<seam.ListRead> {
+    const mark = this.#own.mark;
     const seen: { list: seam.ListState } = { list: { state: "not-found" } };
     const version = await this.#call(() =>
       this.#mirror.read(async (instance, after) => {
@@ -139,6 +144,8 @@ export class DurableObjectStore implements seam.TaskStore {
     );
     this.#onRead?.(this);
     const state = seen.list;
+    this.#live = state.state === "live";
+    this.#own.caughtUp(mark);
     if (state.state !== "live") return missing(state.state);
     // One wrapper per version and state of the list, not per read.
     const last = this.#read;
@@ -158,7 +165,9 @@ export class DurableObjectStore implements seam.TaskStore {
     if (titleJson.byteLength + 2 > limits.maxBytes) {
       return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
-    return this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
+    const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
+    if (result.outcome === "list-gone" || result.outcome === "list-not-found") this.#own.list();
+    return result;
   }
 
   async update(
@@ -173,11 +182,37 @@ export class DurableObjectStore implements seam.TaskStore {
       const known = this.#mirror.current.task(id);
       if (known.outcome === "found") return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
-    return this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
+    let result: seam.UpdateResult | seam.ListMissing;
+    try {
+      result = await this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
+    } catch (error) {
+      // The object may have made the edit without its answer coming back: the task's version is not known.
+      this.#own.task(id, undefined);
+      throw error;
+    }
+    this.#own.wrote(id, result);
+    return result;
   }
 
-  remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult | seam.ListMissing> {
-    return this.#call(() => this.#stub().remove(id, ifMatch));
+  async remove(id: number, ifMatch?: seam.IfMatch): Promise<seam.RemoveResult | seam.ListMissing> {
+    // Not there as far as this isolate knows from now on: the object may delete it without its answer coming back.
+    this.#own.task(id, undefined);
+    const result = await this.#call(() => this.#stub().remove(id, ifMatch));
+    this.#own.wrote(id, result);
+    return result;
+  }
+
+  /**
+   * Whether the copy, with this isolate's writes since its last read, says the list lives and holds
+   * `task` at a version `ifMatch` allows: a write's checks before its body then need no call.
+   */
+  knows(task?: number, ifMatch?: seam.IfMatch): boolean {
+    return this.#own.knows(this.#mirror.current, this.#live, task, ifMatch);
+  }
+
+  /** The list itself was deleted or made again through this isolate: the copy no longer says whether it lives. */
+  listChanged(): void {
+    this.#own.list();
   }
 
   async nextChange(change: number, signal: AbortSignal): Promise<void> {
