@@ -45,10 +45,18 @@ const PORT_ATTEMPTS = 3;
 /** Process groups still running, with a promise that settles when the group's leader exits. */
 const liveGroups = new Map<number, Promise<void>>();
 
-// A crashed or interrupted test run must not leave servers behind.
-process.once("exit", () => {
+// A crashed or interrupted test run must not leave servers behind. vitest ends a worker whose test
+// timed out with a signal, which runs no exit handler: the servers go, then the signal does its work.
+const killLiveGroups = () => {
   for (const pid of liveGroups.keys()) killGroup(pid, "SIGKILL");
-});
+};
+process.once("exit", killLiveGroups);
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    killLiveGroups();
+    process.kill(process.pid, signal);
+  });
+}
 
 /**
  * Starts the service through the command of its runtime's npm script (or what the options run in
