@@ -42,6 +42,8 @@ export interface ConformanceOptions {
    * Content-Type among them) before the service sees it, so the cases that send one are skipped.
    */
   readonly worker?: boolean;
+  /** The suite itself runs inside workerd, whose fetch warns of any header byte past 0x7F. */
+  readonly inWorkerd?: boolean;
   /**
    * The path of a named list under the base path, such as `/lists/groceries`: the list's paths
    * (`/tasks`, `/tasks/{id}`, `/tasks/events`) are sent under it, and `/index.php`, which serves the

@@ -15,5 +15,5 @@ const app = createApp({
 describeConformance(
   "conformance with every setting configured, with the list in a Durable Object",
   () => ({ baseUrl: `http://example.com${CONFIGURED_ENV.BASE_PATH}`, fetch: async (request) => app.fetch(request) }),
-  { ...CONFIGURED_OPTIONS, fresh: true, oneList: true },
+  { ...CONFIGURED_OPTIONS, fresh: true, oneList: true, inWorkerd: true },
 );
