@@ -55,11 +55,13 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
     this.#db = storageConnection(ctx.storage);
+    // A name never created stores nothing, not even the tables: a stranger's reads of made-up names
+    // leave no object behind. The tables come with the list, or at once for the default list; tables
+    // an older release made are brought up to date before anything reads them.
+    if (!isEmpty(this.#db)) openSqliteDatabase(this.#db);
     const name = ctx.id.name ?? onlyList(this.#db);
     this.#sqlite = new SqliteList(this.#db, name);
-    // A name never created stores nothing, not even the tables: a stranger's reads of made-up names
-    // leave no object behind. The tables come with the list, or at once for the default list.
-    if (name === DEFAULT_LIST || !isEmpty(this.#db)) openSqliteDatabase(this.#db);
+    if (name === DEFAULT_LIST && isEmpty(this.#db)) openSqliteDatabase(this.#db);
     if (name === DEFAULT_LIST && this.#sqlite.row() === undefined) {
       const [fresh] = freshDirectory(newInstance()).lists;
       if (fresh !== undefined) this.#db.transaction(() => this.#sqlite.create(fresh, 0, undefined));
@@ -249,15 +251,17 @@ function titleOf(titleJson: Uint8Array): string {
 
 /** The name of an object that does not know its own: the one list its storage holds. */
 /**
- * Whether the object's SQLite holds none of the list's tables: its list was never created. (The
- * platform may keep tables of its own there, named `_cf_…`.)
+ * Whether the object's SQLite holds none of the list's tables, of this release (`schema_version`) or
+ * of an older one (`list`, `lists`): its list was never created. The platform keeps tables of its own
+ * there, which say nothing of the list.
  */
 function isEmpty(db: SqliteConnection): boolean {
-  return db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").length === 0;
+  const ours = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('schema_version', 'list', 'lists')";
+  return db.query(ours).length === 0;
 }
 
 function onlyList(db: SqliteConnection): string {
-  const rows = db.query("SELECT name FROM lists");
+  const rows = isEmpty(db) ? [] : db.query("SELECT name FROM lists");
   if (rows.length !== 1) throw new Error("A list's Durable Object must be reached by its list's name");
   return String(rows[0]?.name);
 }
