@@ -1,7 +1,7 @@
 // The list: GET (and HEAD) reads it, whole or after a cursor, filtered and in pages, and POST
 // appends a task, at /tasks and at /index.php, which serves the same list.
 import type { Context } from "hono";
-import { type AppConfig, listLimits } from "../config.ts";
+import { type AppConfig, listLimits, logShows } from "../config.ts";
 import { apiError } from "../errors.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
@@ -232,7 +232,7 @@ function createTask(config: AppConfig) {
  * (it was made before the limit was lowered): it is served as it is, and POSTs get 507.
  */
 function limitCheck(config: AppConfig, logSink: LogSink): (usage: ListUsage) => void {
-  let checked = config.logLevel === "off" || config.logLevel === "error";
+  let checked = !logShows(config.logLevel, "warn");
   return (usage) => {
     if (checked) return;
     checked = true;

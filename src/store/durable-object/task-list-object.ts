@@ -249,7 +249,6 @@ function titleOf(titleJson: Uint8Array): string {
   return title;
 }
 
-/** The name of an object that does not know its own: the one list its storage holds. */
 /**
  * Whether the object's SQLite holds none of the list's tables, of this release (`schema_version`) or
  * of an older one (`list`, `lists`): its list was never created. The platform keeps tables of its own
@@ -260,6 +259,7 @@ function isEmpty(db: SqliteConnection): boolean {
   return db.query(ours).length === 0;
 }
 
+/** The name of an object that does not know its own: the one list its storage holds. */
 function onlyList(db: SqliteConnection): string {
   const rows = isEmpty(db) ? [] : db.query("SELECT name FROM lists");
   if (rows.length !== 1) throw new Error("A list's Durable Object must be reached by its list's name");
