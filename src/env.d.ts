@@ -1,4 +1,4 @@
-// The Worker's bindings, vars and secrets, in one place; only the Worker's type check reads it.
+// The Worker's bindings, vars and secrets, and the one Node module it loads; only the Worker's type check reads it.
 // Every var is optional and validated at start (src/config.ts, src/store/kinds.ts).
 declare namespace Cloudflare {
   interface Env {
@@ -24,5 +24,13 @@ declare namespace Cloudflare {
     /** Secrets: `wrangler secret put READ_TOKENS`, or `.dev.vars` locally. */
     readonly READ_TOKENS?: string;
     readonly WRITE_TOKENS?: string;
+  }
+}
+
+/** workerd's AsyncLocalStorage, which the nodejs_als flag of wrangler.toml brings: the part the entry uses. */
+declare module "node:async_hooks" {
+  class AsyncLocalStorage<T> {
+    getStore(): T | undefined;
+    run<R>(store: T, callback: () => R): R;
   }
 }

@@ -7,6 +7,7 @@ import type { ListObjectNamespace } from "./durable-object/durable-store.ts";
 import { HeldLists } from "./held-lists.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
+import type { RequestWork } from "./request-work.ts";
 import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileLists, type StoreLog } from "./sqlite/file-store.ts";
 import type { TaskLists } from "./store.ts";
 
@@ -16,13 +17,17 @@ export interface ServerHost {
   readonly log?: StoreLog;
 }
 
-/** What a Worker offers the stores: its bindings, and a way to finish work after the response. */
+/**
+ * What a Worker offers the stores: its bindings, the request whose code runs now (undefined
+ * outside one), and a way to finish work after the response.
+ */
 export interface WorkerHost {
   readonly bindings: {
     readonly TASK_LIST?: ListObjectNamespace | undefined;
     readonly TASK_LISTS?: DirectoryNamespace | undefined;
     readonly TASK_DB?: HyperdriveBinding | undefined;
   };
+  readonly request: () => RequestWork | undefined;
   readonly waitUntil: (promise: Promise<unknown>) => void;
 }
 
@@ -110,7 +115,7 @@ const KINDS = {
         );
       }
       const { hyperdriveStore } = await import("./postgres/hyperdrive.ts");
-      return hyperdriveStore(binding, parsePostgresSchema(env), host.waitUntil);
+      return hyperdriveStore(binding, parsePostgresSchema(env), host);
     },
   },
 } as const satisfies Record<string, StoreKind>;

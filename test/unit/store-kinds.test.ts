@@ -27,7 +27,7 @@ function serverHost(): { openSqlite: typeof openNodeSqlite; opened: string[] } {
 
 /** A Worker host with the bindings given; nothing is called at open. */
 function workerHost(bindings: WorkerHost["bindings"] = {}): WorkerHost {
-  return { bindings, waitUntil: () => {} };
+  return { bindings, request: () => undefined, waitUntil: () => {} };
 }
 
 const NAMESPACE: ListObjectNamespace = {
