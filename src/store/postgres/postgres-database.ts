@@ -8,8 +8,9 @@ import { type Statements, statements } from "./list-sql.ts";
 import { madeBeforeMigrations, migration, SCHEMA_VERSION } from "./migrations.ts";
 
 /**
- * Runs `work` with a client: on Node, Bun and Deno the process's pool, on Workers a client made
- * for this one request (Workers cannot reuse a connection across requests).
+ * Runs `work` with a client: on Node, Bun and Deno the process's pool, on Workers the client of the
+ * request it runs for, shared by that request's operations (Workers cannot use a connection across
+ * requests).
  */
 export type WithClient = <T>(work: (sql: Sql) => Promise<T>) => Promise<T>;
 
