@@ -49,7 +49,7 @@ export function hyperdriveStore(binding: HyperdriveBinding, schema: string, host
   const clients = new WeakMap<RequestWork, RequestClient>();
   const use: WithClient = (work) => {
     const request = host.request();
-    // Outside any request (no Worker code runs there with I/O), an operation's own client.
+    // Workers allow no I/O outside a request; should an operation run there, it gets a client of its own.
     if (request === undefined) return new RequestClient(connect, host.waitUntil).use(work);
     let client = clients.get(request);
     if (client === undefined) {
