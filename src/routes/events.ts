@@ -35,6 +35,7 @@ export function eventRoutes(
       methods: {
         GET: {
           access: "read",
+          listKey: "read",
           operation: followTasks(config.maxSubscribers),
           head: {
             operationId: "headTaskEvents",

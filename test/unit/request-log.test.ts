@@ -238,6 +238,7 @@ describe("what a client sends cannot forge a log field or break the line", () =>
       text: false,
       method: text,
       list: undefined,
+      key: undefined,
       logFields: { query: text, userAgent: text },
       headers: undefined,
     };

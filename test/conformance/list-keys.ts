@@ -1,0 +1,144 @@
+// The contract's "Sharing a list": a list key made, listed and revoked at /lists/{name}/keys, what a
+// read and a write key open on their list, and that they open nothing else.
+import { check, checkEqual } from "./check.ts";
+import { type Client, type ConformanceOptions, jsonPost, parseJson, type RequestSpec } from "./client.ts";
+import { checkErrorBody } from "./expect.ts";
+import { subscribe } from "./live.ts";
+import type { StatefulCase } from "./stateful.ts";
+
+const INVALID_TOKEN = 'Bearer realm="tasks", error="invalid_token"';
+
+interface MadeKey {
+  readonly id: string;
+  readonly access: string;
+  readonly label: string;
+  readonly expires: string | null;
+  readonly key: string;
+}
+
+/** Sends `request` and checks its status, with a 401 or 403's body and challenge as the contract says. */
+async function expectStatus(client: Client, request: RequestSpec, status: number, what: string) {
+  const reply = await client.send(request);
+  checkEqual(reply.status, status, `status of ${what}`);
+  if (status === 401) {
+    checkEqual(reply.headers.get("www-authenticate"), INVALID_TOKEN, `WWW-Authenticate of ${what}`);
+  }
+  if (status >= 400) checkErrorBody(reply);
+  return reply;
+}
+
+function withKey(key: string, request: RequestSpec): RequestSpec {
+  return { ...request, headers: { ...request.headers, Authorization: `Bearer ${key}` } };
+}
+
+/** The cases, for a target with tokens set that serves many lists and keeps their keys. */
+export function listKeyCases(options: ConformanceOptions): StatefulCase[] {
+  if (options.tokens === undefined || options.listPath === undefined || options.keylessStore === true) return [];
+  return [
+    {
+      name: "a list key opens its own list as its access says, and nothing else, until it is revoked or its list deleted",
+      core: true,
+      async run(client) {
+        const path = `/lists/shared-${crypto.randomUUID().slice(0, 8)}`;
+        const other = `/lists/other-${crypto.randomUUID().slice(0, 8)}`;
+        const put = (at: string): RequestSpec => ({
+          method: "PUT",
+          path: at,
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ title: "Shared" }),
+        });
+        await expectStatus(client, put(path), 201, `PUT ${path}`);
+        await expectStatus(client, put(other), 201, `PUT ${other}`);
+        try {
+          const made = await expectStatus(
+            client,
+            jsonPost(`${path}/keys`, { access: "read", label: "Reader" }),
+            201,
+            "POST of a read key",
+          );
+          const read = parseJson(made, "the read key") as MadeKey;
+          checkEqual(Object.keys(read), ["id", "access", "label", "expires", "key"], "the new key's fields, in order");
+          checkEqual([read.access, read.label, read.expires], ["read", "Reader", null], "the new key");
+          check(
+            /^[!#-'*+.0-9A-Z^-z|~-]{22,}$/.test(read.key),
+            `a key must be token68 of at least 128 bits: ${read.key}`,
+          );
+          check(
+            made.headers.get("location")?.endsWith(`${path}/keys/${read.id}`) === true,
+            `Location must name the key, got ${made.headers.get("location")}`,
+          );
+          const write = parseJson(
+            await expectStatus(client, jsonPost(`${path}/keys`, { access: "write" }), 201, "POST of a write key"),
+            "the write key",
+          ) as MadeKey;
+          const listed = await expectStatus(client, { method: "GET", path: `${path}/keys` }, 200, "GET of the keys");
+          checkEqual(
+            JSON.parse(listed.text),
+            [
+              { id: read.id, access: "read", label: "Reader", expires: null },
+              { id: write.id, access: "write", label: "", expires: null },
+            ],
+            "the keys, oldest first, without the keys themselves",
+          );
+          const added = { title: "Added with a key", completed: false };
+          await expectStatus(
+            client,
+            withKey(read.key, { method: "GET", path: `${path}/tasks` }),
+            200,
+            "a read key's GET",
+          );
+          const stream = await subscribe(client, "", { Authorization: `Bearer ${read.key}` }, `${path}/tasks/events`);
+          stream.close();
+          await expectStatus(client, withKey(read.key, jsonPost(`${path}/tasks`, added)), 403, "a read key's POST");
+          await expectStatus(client, withKey(write.key, jsonPost(`${path}/tasks`, added)), 200, "a write key's POST");
+          await expectStatus(
+            client,
+            withKey(write.key, { method: "GET", path: `${path}/keys` }),
+            403,
+            "a key's GET of keys",
+          );
+          await expectStatus(client, withKey(write.key, { method: "DELETE", path }), 403, "a key's DELETE of its list");
+          for (const elsewhere of [`${other}/tasks`, "/lists", `${path}x/tasks`]) {
+            await expectStatus(
+              client,
+              withKey(write.key, { method: "GET", path: elsewhere }),
+              401,
+              `GET ${elsewhere} with a key`,
+            );
+          }
+          await expectStatus(
+            client,
+            { method: "DELETE", path: `${path}/keys/${read.id}` },
+            204,
+            "DELETE of the read key",
+          );
+          await expectStatus(client, { method: "DELETE", path: `${path}/keys/${read.id}` }, 404, "DELETE of it again");
+          await expectStatus(
+            client,
+            withKey(read.key, { method: "GET", path: `${path}/tasks` }),
+            401,
+            "a revoked key's GET",
+          );
+          await expectStatus(client, { method: "DELETE", path }, 204, `DELETE ${path}`);
+          await expectStatus(
+            client,
+            withKey(write.key, { method: "GET", path: `${path}/tasks` }),
+            401,
+            "a deleted list's key",
+          );
+          await expectStatus(client, { method: "GET", path: `${path}/keys` }, 410, "GET of a deleted list's keys");
+          await expectStatus(client, put(path), 201, `PUT ${path} again`);
+          await expectStatus(
+            client,
+            withKey(write.key, { method: "GET", path: `${path}/tasks` }),
+            401,
+            "a key of the list before",
+          );
+        } finally {
+          await client.send({ method: "DELETE", path });
+          await client.send({ method: "DELETE", path: other });
+        }
+      },
+    },
+  ];
+}
