@@ -83,8 +83,7 @@ export function createApp({
   const wrapper = requestWrapper(log, { textBodies, parsedHeaders });
   // A list key is looked up in the request's list alone: the one its path names, else the default one.
   const guards = accessGuards(config.readTokens, config.writeTokens, async (c, token) => {
-    const keys = lists.list(c.req.param("name") ?? DEFAULT_LIST).keys;
-    return keys === undefined ? undefined : keys.byHash(await keyHash(token));
+    return lists.list(c.req.param("name") ?? DEFAULT_LIST).keys.byHash(await keyHash(token));
   });
 
   /**

@@ -155,5 +155,3 @@ export function tooManyKeys(maxKeys: number): string {
 export const KEY_READ_ONLY = "This key may only read the list: send a key or token that may change tasks";
 /** The 403 for a list key on its list's own writes or keys, which are the deployment's. */
 export const KEY_NOT_FOR_LIST = "A list key opens the list's tasks only: send a deployment token to manage the list";
-/** The 501 for keys asked of a store that keeps none. */
-export const KEYS_NOT_SUPPORTED = "This store keeps no list keys: use TASK_STORE=memory or sqlite to share a list";

@@ -13,7 +13,7 @@ import {
   mintKey,
   readNewKey,
 } from "../list/list-keys.ts";
-import { EMPTY_KEY_BODY, KEYS_NOT_SUPPORTED, NOT_FOUND, tooManyKeys } from "../messages.ts";
+import { EMPTY_KEY_BODY, NOT_FOUND, tooManyKeys } from "../messages.ts";
 import type { KeyRemoved, KeyRows, ListMissing } from "../store/store.ts";
 import { keyOperations } from "./list-key-operations.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, listMissing } from "./list-scope.ts";
@@ -32,13 +32,11 @@ const KEY_ID_PARAMETER = {
 export function listKeyRoutes({ lists, config }: RouteContext): Route[] {
   const operations = keyOperations(config);
 
-  /** The keys of the path's list, or 501 from a store that keeps none. */
+  /** The keys of the path's list. */
   const keysOf = (c: Context<AppEnv>): { readonly name: string; readonly keys: KeyRows } => {
     const name = c.req.param("name") as string;
     c.get("requestState").list = name;
-    const keys = lists.list(name).keys;
-    if (keys === undefined) throw apiError(501, KEYS_NOT_SUPPORTED);
-    return { name, keys };
+    return { name, keys: lists.list(name).keys };
   };
 
   return [

@@ -84,8 +84,8 @@ export interface TaskStore {
    * A deletion of the list is a change: it wakes every reader.
    */
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void>;
-  /** The list's keys, where they live beside its tasks; a store without them cannot share its list. */
-  readonly keys?: KeyRows;
+  /** The list's keys, which live beside its tasks and die with the list. */
+  readonly keys: KeyRows;
 }
 
 /** What adding a key returns: added, or `full` when the list holds `max` keys already. */

@@ -55,8 +55,6 @@ export interface ConformanceOptions {
    * alone and answers 501 to a list's creation, so the cases of a deleted list are skipped.
    */
   readonly oneList?: boolean;
-  /** The target's store keeps no list keys: the cases of sharing a list are skipped. */
-  readonly keylessStore?: boolean;
 }
 
 /** A body to send: text or bytes as they are, or bytes streamed in chunks without a Content-Length. */

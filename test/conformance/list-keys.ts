@@ -31,9 +31,9 @@ function withKey(key: string, request: RequestSpec): RequestSpec {
   return { ...request, headers: { ...request.headers, Authorization: `Bearer ${key}` } };
 }
 
-/** The cases, for a target with tokens set that serves many lists and keeps their keys. */
+/** The cases, for a target with tokens set that serves many lists. */
 export function listKeyCases(options: ConformanceOptions): StatefulCase[] {
-  if (options.tokens === undefined || options.listPath === undefined || options.keylessStore === true) return [];
+  if (options.tokens === undefined || options.listPath === undefined) return [];
   return [
     {
       name: "a list key opens its own list as its access says, and nothing else, until it is revoked or its list deleted",

@@ -34,5 +34,5 @@ beforeAll(() => createNamedList((request) => named.fetch(request), named.baseUrl
 describeConformance(
   "conformance through app.request, a named list in PostgreSQL, every setting configured",
   () => named,
-  { ...CONFIGURED_OPTIONS, listPath: NAMED_LIST_PATH, keylessStore: true },
+  { ...CONFIGURED_OPTIONS, listPath: NAMED_LIST_PATH },
 );

@@ -5,6 +5,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
 import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
+import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND } from "../../messages.ts";
@@ -18,14 +19,18 @@ import type {
   AppendResult,
   IdempotencyKey,
   IfMatch,
+  KeyAdded,
+  KeyRemoved,
   ListMissing,
   ListState,
   RemoveResult,
   UpdateResult,
 } from "../store.ts";
-import { type ListObjectChanges, type ListObjectRpc, type StorageFailed, stored } from "./durable-store.ts";
+import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
 import { ListSockets } from "./list-sockets.ts";
+import { HeldObjectKeys } from "./object-keys.ts";
 import { storageConnection } from "./object-storage.ts";
+import { type StorageFailed, stored } from "./stored.ts";
 
 const decoder = new TextDecoder();
 
@@ -51,6 +56,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** Callers waiting in {@link nextChange}, by the key each gave; a change wakes them all. */
   readonly #waiting = new Map<string, (changed: boolean) => void>();
   readonly #sockets = new ListSockets(this.ctx, () => this.#list);
+  /** The list's keys, which live and die with it. */
+  readonly #keys: HeldObjectKeys;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -61,6 +68,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     if (!isEmpty(this.#db)) openSqliteDatabase(this.#db);
     const name = ctx.id.name ?? onlyList(this.#db);
     this.#sqlite = new SqliteList(this.#db, name);
+    this.#keys = new HeldObjectKeys(this.#sqlite);
     if (name === DEFAULT_LIST && isEmpty(this.#db)) openSqliteDatabase(this.#db);
     if (name === DEFAULT_LIST && this.#sqlite.row() === undefined) {
       const [fresh] = freshDirectory(newInstance()).lists;
@@ -110,6 +118,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const failed = stored(() => this.#db.transaction(() => this.#sqlite.delete()));
     if (failed !== undefined) return failed;
     this.#list = undefined;
+    this.#keys.forget();
     this.#state = { state: "gone" };
     for (const wake of this.#waiting.values()) wake(true);
     this.#sockets.gone();
@@ -165,6 +174,22 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     for (const wake of this.#waiting.values()) wake(true);
     this.#sockets.changed(list, before);
     return result;
+  }
+
+  keys(): readonly ListKey[] | ListMissing {
+    return this.#list === undefined ? this.#missing() : this.#keys.all();
+  }
+
+  addKey(row: ListKey, max: number): KeyAdded | StorageFailed {
+    return this.#list === undefined ? this.#missing() : this.#keys.add(row, max);
+  }
+
+  removeKey(id: string): KeyRemoved | StorageFailed {
+    return this.#list === undefined ? this.#missing() : this.#keys.remove(id);
+  }
+
+  keyOf(hash: string): ListKey | undefined {
+    return this.#list === undefined ? undefined : this.#keys.byHash(hash);
   }
 
   /** A deleted list's readers read again at once, and find it gone. */
