@@ -2,6 +2,7 @@
 // read and a write key open on their list, and that they open nothing else.
 import { check, checkEqual } from "./check.ts";
 import { type Client, type ConformanceOptions, jsonPost, parseJson, type RequestSpec } from "./client.ts";
+import { EVENT_TIMEOUT_MS, SocketReader } from "./events.ts";
 import { checkErrorBody } from "./expect.ts";
 import { subscribe } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";
@@ -29,6 +30,26 @@ async function expectStatus(client: Client, request: RequestSpec, status: number
 
 function withKey(key: string, request: RequestSpec): RequestSpec {
   return { ...request, headers: { ...request.headers, Authorization: `Bearer ${key}` } };
+}
+
+/** Waits for `reader` to end, failing if anything but its end comes first. */
+async function checkEnds(reader: { poll(ms: number): Promise<unknown>; ended: string | undefined }, what: string) {
+  let extra: unknown;
+  try {
+    extra = await reader.poll(EVENT_TIMEOUT_MS);
+  } catch (error) {
+    if (reader.ended !== undefined) return;
+    throw error;
+  }
+  check(false, `${what} must end, got ${extra === undefined ? "nothing" : JSON.stringify(extra)}`);
+}
+
+/** Makes a list at `path` and a key of `access` to it, as the suite's write token may. */
+async function listWithKey(client: Client, path: string, access: string): Promise<MadeKey> {
+  const put = { method: "PUT", path, headers: { "Content-Type": "application/json" }, body: '{"title":"Shared"}' };
+  await expectStatus(client, put, 201, `PUT ${path}`);
+  const made = await expectStatus(client, jsonPost(`${path}/keys`, { access }), 201, "POST of a key");
+  return parseJson(made, "the key") as MadeKey;
 }
 
 /** The cases, for a target with tokens set that serves many lists. */
@@ -137,6 +158,43 @@ export function listKeyCases(options: ConformanceOptions): StatefulCase[] {
         } finally {
           await client.send({ method: "DELETE", path });
           await client.send({ method: "DELETE", path: other });
+        }
+      },
+    },
+    {
+      name: "a subscription opened with a list key gets revoked and ends once the key is revoked, over SSE and WebSocket",
+      core: true,
+      async run(client) {
+        const path = `/lists/revoked-${crypto.randomUUID().slice(0, 8)}`;
+        try {
+          const { id, key } = await listWithKey(client, path, "read");
+          const events = `${path}/tasks/events`;
+          const stream = await subscribe(client, "", { Authorization: `Bearer ${key}` }, events);
+          const socket = options.sockets === true ? new SocketReader(client.socket(events, key)) : undefined;
+          try {
+            await socket?.opened();
+            // The socket is let in before its first message, so a task shows it follows the list.
+            const task = { title: "Before the revocation", completed: false };
+            await expectStatus(client, withKey(key, jsonPost(`${path}/tasks`, task)), 403, "the read key's POST");
+            await expectStatus(client, jsonPost(`${path}/tasks`, task), 200, "a POST to the shared list");
+            const [added] = await stream.take(1, "the shared list's task");
+            checkEqual(added?.event, "task", "the event of the task added");
+            await socket?.take(1, "the shared list's task on the WebSocket");
+            await expectStatus(client, { method: "DELETE", path: `${path}/keys/${id}` }, 204, "DELETE of the key");
+            const [revoked] = await stream.take(1, "the subscription after its key was revoked");
+            checkEqual(revoked?.raw, "event: revoked\ndata: {}", "the event of a revoked key");
+            await checkEnds(stream, "the event stream of a revoked key");
+            if (socket !== undefined) {
+              const [message] = await socket.take(1, "the WebSocket after its key was revoked");
+              checkEqual(message, '{"event":"revoked","data":{}}', "the message of a revoked key");
+              await checkEnds(socket, "the WebSocket of a revoked key");
+            }
+          } finally {
+            stream.close();
+            socket?.close();
+          }
+        } finally {
+          await client.send({ method: "DELETE", path });
         }
       },
     },

@@ -161,6 +161,19 @@ describe.each(LIST_STORES)("list keys, %s", (store) => {
     expect(await listed.text()).toBe("[]");
   });
 
+  test("a subscription opened with a key that expires gets revoked and ends once the expiry passes", async () => {
+    const app = listsApp(TOKENS, store);
+    await makeList(app, "fading");
+    const expires = new Date(Date.now() + 1500).toISOString();
+    const read = await makeKey(app, "fading", { access: "read", expires });
+    const res = await app.request("/lists/fading/tasks/events", { headers: bearer(read.key) });
+    expect(res.status).toBe(200);
+    // The stream's whole text, read until the service ends it.
+    const text = await res.text();
+    expect(text.endsWith("event: revoked\ndata: {}\n\n")).toBe(true);
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expires));
+  });
+
   test("an expired key opens nothing", async () => {
     const app = listsApp(TOKENS, store);
     await makeList(app, "soon");
