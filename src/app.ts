@@ -49,9 +49,15 @@ export type AppOptions = AppLists & {
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
    * Takes a WebSocket subscriber at `cursor` instead of the runtime's upgrade: for a store that
-   * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
+   * holds its subscribers itself (the Durable Object, which hibernates them), and counts them; with
+   * the hash of the list key that let the subscriber in, which then ends it once revoked or expired.
    */
-  readonly openSocket?: (request: Request, cursor: number, list: string) => Response | Promise<Response>;
+  readonly openSocket?: (
+    request: Request,
+    cursor: number,
+    list: string,
+    keyHash?: string,
+  ) => Response | Promise<Response>;
   /**
    * Aborts when the server is stopping: every subscription ends (streams finish, WebSockets close
    * with 1001), so subscribers come back with their cursor, and new ones get 503 meanwhile.

@@ -27,7 +27,9 @@ export interface SubscriptionOptions {
   readonly keepAliveMs: number;
   readonly closing: AbortSignal | undefined;
   readonly upgradeWebSocket: UpgradeWebSocket | undefined;
-  readonly openSocket: ((request: Request, cursor: number, list: string) => Response | Promise<Response>) | undefined;
+  readonly openSocket:
+    | ((request: Request, cursor: number, list: string, keyHash?: string) => Response | Promise<Response>)
+    | undefined;
 }
 
 /**
@@ -72,7 +74,7 @@ export function subscription({
     const socket = wantsSocket(c) && (openSocket !== undefined || upgradeWebSocket !== undefined);
     if (socket) checkHandshake(c);
     if (socket && openSocket !== undefined) {
-      return openSocket(c.req.raw, cursor, c.get("requestState").list ?? DEFAULT_LIST);
+      return openSocket(c.req.raw, cursor, c.get("requestState").list ?? DEFAULT_LIST, given?.hash);
     }
     if (socket && upgradeWebSocket !== undefined) {
       // Refused now while every slot is taken; the slot itself is taken once the socket opens.

@@ -206,10 +206,12 @@ export class DurableObjectStore implements seam.TaskStore {
 
   /**
    * Hands a WebSocket subscriber at `cursor` to the object, which holds it through the Hibernation
-   * API and counts its subscribers against `maxSubscribers`.
+   * API and counts its subscribers against `maxSubscribers`; with the hash of the list key that let
+   * it in, until that key is revoked or expires.
    */
-  openSocket(request: Request, cursor: number, maxSubscribers: number): Promise<Response> {
-    const url = `https://task-list-object/follow?after=${cursor}&max=${maxSubscribers}`;
+  openSocket(request: Request, cursor: number, maxSubscribers: number, keyHash?: string): Promise<Response> {
+    const key = keyHash === undefined ? "" : `&key=${keyHash}`;
+    const url = `https://task-list-object/follow?after=${cursor}&max=${maxSubscribers}${key}`;
     return this.#call(() => this.#stub().fetch(new Request(url, { headers: request.headers })));
   }
 

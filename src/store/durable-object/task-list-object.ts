@@ -8,7 +8,7 @@ import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-dire
 import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
-import { LIST_DELETED, NOT_FOUND } from "../../messages.ts";
+import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import { changesReply } from "../changes-reply.ts";
 import { CHANGES_CHUNK_BYTES } from "../mirror.ts";
@@ -29,7 +29,7 @@ import type {
 import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { HeldObjectKeys } from "./object-keys.ts";
-import { storageConnection } from "./object-storage.ts";
+import { isEmpty, onlyList, storageConnection } from "./object-storage.ts";
 import { type StorageFailed, stored } from "./stored.ts";
 
 const decoder = new TextDecoder();
@@ -184,8 +184,11 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return this.#list === undefined ? this.#missing() : this.#keys.add(row, max);
   }
 
+  /** Revokes key `id`: every socket that came with it gets `revoked` and is closed. */
   removeKey(id: string): KeyRemoved | StorageFailed {
-    return this.#list === undefined ? this.#missing() : this.#keys.remove(id);
+    const removed = this.#list === undefined ? this.#missing() : this.#keys.remove(id);
+    if (removed.outcome === "removed") this.#sockets.revoked(id);
+    return removed;
   }
 
   keyOf(hash: string): ListKey | undefined {
@@ -212,19 +215,29 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   /**
-   * A WebSocket subscriber, forwarded by a Worker with its cursor as `after` and the deployment's
-   * MAX_SUBSCRIBERS as `max` (see {@link ListSockets}); 404 or 410 for a list that does not live.
+   * A WebSocket subscriber, forwarded by a Worker with its cursor as `after`, the deployment's
+   * MAX_SUBSCRIBERS as `max` (see {@link ListSockets}) and the hash of the list key it came with, if
+   * one let it in, as `key`; 404 or 410 for a list that does not live.
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const cursor = Number(url.searchParams.get("after") ?? "0");
     const max = Number(url.searchParams.get("max") ?? "0");
+    const hash = url.searchParams.get("key");
     const list = this.#list;
     if (list === undefined) {
       const gone = this.#state.state === "gone";
       return Response.json({ message: gone ? LIST_DELETED : NOT_FOUND }, { status: gone ? 410 : 404 });
     }
-    return this.#sockets.admit(list, cursor, max);
+    const key = hash === null ? undefined : this.#keys.byHash(hash);
+    // Revoked between the Worker's check and now: refused as the Worker refuses a key it does not know.
+    if (hash !== null && key === undefined) return unknownToken();
+    return this.#sockets.admit(list, cursor, max, key);
+  }
+
+  /** A key's expiry came: its sockets are told they are revoked. */
+  override async alarm(): Promise<void> {
+    await this.#sockets.expire(Date.now());
   }
 
   /** The service reads no message: a big one closes the socket, as on every runtime. */
@@ -255,6 +268,12 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 }
 
+/** The 401 of a key revoked since the Worker let its subscriber in. */
+function unknownToken(): Response {
+  const headers = { "WWW-Authenticate": 'Bearer realm="tasks", error="invalid_token"' };
+  return Response.json({ message: UNKNOWN_TOKEN }, { status: 401, headers });
+}
+
 /** What a list that does not live answers a copy: nothing, so a Worker's copy of it holds nothing. */
 const NO_CHANGES = {
   instance: "",
@@ -272,21 +291,4 @@ function titleOf(titleJson: Uint8Array): string {
   const title: unknown = JSON.parse(decoder.decode(titleJson));
   if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
   return title;
-}
-
-/**
- * Whether the object's SQLite holds none of the list's tables, of this release (`schema_version`) or
- * of an older one (`list`, `lists`): its list was never created. The platform keeps tables of its own
- * there, which say nothing of the list.
- */
-function isEmpty(db: SqliteConnection): boolean {
-  const ours = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('schema_version', 'list', 'lists')";
-  return db.query(ours).length === 0;
-}
-
-/** The name of an object that does not know its own: the one list its storage holds. */
-function onlyList(db: SqliteConnection): string {
-  const rows = isEmpty(db) ? [] : db.query("SELECT name FROM lists");
-  if (rows.length !== 1) throw new Error("A list's Durable Object must be reached by its list's name");
-  return String(rows[0]?.name);
 }
