@@ -1,6 +1,6 @@
 // List keys in PostgreSQL, shared by processes: a key one process makes opens the list in another,
-// a revocation or a deletion in one is answered 401 by the other at once, and the schema keeps only
-// each key's hash.
+// a revocation or a deletion in one is answered 401 by the other at once and ends the other's
+// subscriptions opened with it, and the schema keeps only each key's hash.
 import type postgres from "postgres";
 import { afterAll, expect, inject, test } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
@@ -79,4 +79,19 @@ test("of many keys made at once from two processes, no more than a list's 100 ar
   );
   expect(statuses.filter((status) => status === 201)).toHaveLength(100);
   expect(statuses.filter((status) => status === 507)).toHaveLength(10);
+});
+
+test("a subscription one process holds for a key gets revoked and ends when another process revokes the key", async () => {
+  const one = await processApp("list_keys_followed");
+  const two = await processApp("list_keys_followed");
+  expect((await sendJson(one.app, "PUT", "/lists/followed", { title: "Followed" }, asWriter)).status).toBe(201);
+  const made = await sendJson(one.app, "POST", "/lists/followed/keys", { access: "read" }, asWriter);
+  const { id, key } = (await made.json()) as { id: string; key: string };
+  const stream = await two.app.request("/lists/followed/tasks/events", { headers: { Authorization: `Bearer ${key}` } });
+  expect(stream.status).toBe(200);
+  // The stream's whole text, read until the service ends it.
+  const text = stream.text();
+  const revoke = await one.app.request(`/lists/followed/keys/${id}`, { method: "DELETE", headers: asWriter });
+  expect(revoke.status).toBe(204);
+  expect((await text).endsWith("event: revoked\ndata: {}\n\n")).toBe(true);
 });
