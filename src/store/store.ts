@@ -106,6 +106,12 @@ export interface KeyRows {
   remove(id: string): Promise<KeyRemoved>;
   /** The key of a live list whose SHA-256 is `hash`, if it holds one. */
   byHash(hash: string): ListKey | undefined | Promise<ListKey | undefined>;
+  /**
+   * Where the store is told of every process's revocations (PostgreSQL with LISTEN): calls
+   * `listener` whenever the list's keys may have changed, until the answer is called. A store
+   * without it is asked again on a timer instead.
+   */
+  readonly onChange?: (listener: () => void) => () => void;
 }
 
 /** The lists that exist, in creation order, as `/lists` serves them, and the directory's version. */

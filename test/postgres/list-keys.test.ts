@@ -5,6 +5,8 @@ import type postgres from "postgres";
 import { afterAll, expect, inject, test } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
+import type { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
+import { eventually } from "../support/eventually.ts";
 import { sendJson } from "../unit/list-helpers.ts";
 import { processStore } from "./process-store.ts";
 
@@ -18,7 +20,7 @@ const WRITE = "postgres-write-token-0123456789";
 const asWriter = { Authorization: `Bearer ${WRITE}` };
 
 /** The app of one server process on the lists in `schema`, opened, with WRITE_TOKENS and READ_TOKENS set. */
-async function processApp(schema: string): Promise<{ app: TaskApp; sql: postgres.Sql }> {
+async function processApp(schema: string): Promise<{ app: TaskApp; sql: postgres.Sql; lists: PostgresLists }> {
   const { lists, sql } = processStore(url, schema);
   pools.push(sql);
   await lists.open();
@@ -27,7 +29,7 @@ async function processApp(schema: string): Promise<{ app: TaskApp; sql: postgres
     WRITE_TOKENS: WRITE,
     READ_TOKENS: "postgres-read-token-0123456789",
   });
-  return { app: createApp({ lists, config }), sql };
+  return { app: createApp({ lists, config }), sql, lists };
 }
 
 async function statusOf(app: TaskApp, path: string, key: string): Promise<number> {
@@ -94,4 +96,20 @@ test("a subscription one process holds for a key gets revoked and ends when anot
   const revoke = await one.app.request(`/lists/followed/keys/${id}`, { method: "DELETE", headers: asWriter });
   expect(revoke.status).toBe(204);
   expect((await text).endsWith("event: revoked\ndata: {}\n\n")).toBe(true);
+});
+
+test("a process that listens is told by NOTIFY when another process revokes a key of a list", async () => {
+  const one = await processApp("list_keys_told");
+  const two = await processApp("list_keys_told");
+  expect((await sendJson(one.app, "PUT", "/lists/told", { title: "Told" }, asWriter)).status).toBe(201);
+  const made = await sendJson(one.app, "POST", "/lists/told/keys", { access: "read" }, asWriter);
+  const { id } = (await made.json()) as { id: string };
+  let told = 0;
+  const stop = two.lists.list("told").keys.onChange?.(() => {
+    told += 1;
+  });
+  expect(stop).toBeDefined();
+  expect((await one.app.request(`/lists/told/keys/${id}`, { method: "DELETE", headers: asWriter })).status).toBe(204);
+  await eventually(() => (told > 0 ? true : undefined));
+  stop?.();
 });

@@ -17,20 +17,34 @@ WHERE l.name = $1 ORDER BY k.seq`,
     /** The list's keys, counted in a snapshot taken once the lock is held: each addition before is seen. */
     count: `SELECT count(*)::int AS keys FROM ${s}.access_keys WHERE list = $1`,
     add: `INSERT INTO ${s}.access_keys (list, id, access, label_json, expires, hash) VALUES ($1, $2, $3, $4, $5, $6)`,
-    /** Removes key `$2` while the list lives; the list's row says which answer is due otherwise. */
+    /**
+     * Removes key `$2` while the list lives, telling every process on channel `$3` at commit; the
+     * list's row says which answer is due otherwise.
+     */
     remove: `WITH removed AS (
   DELETE FROM ${s}.access_keys k USING ${s}.lists l WHERE k.list = $1 AND k.id = $2 AND l.name = $1 AND l.live
   RETURNING k.id
-)
-SELECT l.live, (SELECT count(*) FROM removed)::int AS removed FROM ${s}.lists l WHERE l.name = $1`,
+), told AS (SELECT pg_notify($3, $1 || ' ${KEYS_CHANGED}') FROM removed)
+SELECT l.live, (SELECT count(*) FROM removed)::int AS removed, (SELECT count(*) FROM told) AS told
+FROM ${s}.lists l WHERE l.name = $1`,
     /** The key of hash `$2`, while its list lives. */
     byHash: `SELECT ${columns} FROM ${s}.access_keys k JOIN ${s}.lists l ON l.name = k.list AND l.live
 WHERE k.list = $1 AND k.hash = $2`,
   };
 }
 
-/** The keys of list `name`, in the schema `db` reaches. */
-export function postgresKeyRows(db: PostgresDatabase, name: string): seam.KeyRows {
+/** What follows a list's name in a notification that its keys changed; a task write's is a number. */
+export const KEYS_CHANGED = "keys";
+
+/**
+ * The keys of list `name`, in the schema `db` reaches; with `onChange`, where this process hears of
+ * every process's revocations (LISTEN).
+ */
+export function postgresKeyRows(
+  db: PostgresDatabase,
+  name: string,
+  onChange?: (listener: () => void) => () => void,
+): seam.KeyRows {
   const sql = keyStatements(`"${db.schema}"`);
   const missing = (live: unknown): seam.ListMissing => ({ outcome: live === false ? "list-gone" : "list-not-found" });
   return {
@@ -54,7 +68,7 @@ export function postgresKeyRows(db: PostgresDatabase, name: string): seam.KeyRow
       ) as Promise<seam.KeyAdded>,
     remove: (id) =>
       db.run("write", async (client) => {
-        const [list] = await client.unsafe(sql.remove, [name, id], PREPARED);
+        const [list] = await client.unsafe(sql.remove, [name, id, db.schema], PREPARED);
         if (list?.live !== true) return missing(list?.live);
         return { outcome: Number(list.removed) > 0 ? "removed" : "not-found" } as const;
       }),
@@ -63,6 +77,7 @@ export function postgresKeyRows(db: PostgresDatabase, name: string): seam.KeyRow
         const [row] = await client.unsafe(sql.byHash, [name, hash], PREPARED);
         return row === undefined ? undefined : keyOf(row);
       }),
+    ...(onChange === undefined ? {} : { onChange }),
   };
 }
 

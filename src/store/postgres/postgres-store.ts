@@ -44,12 +44,20 @@ export class PostgresStore implements seam.TaskStore {
   /** The list's keys: each of their reads and writes is one statement, or one short transaction. */
   readonly keys: seam.KeyRows;
 
-  /** `copy` gives this process's copy of the list, asked for at each read: copies may be dropped between. */
-  constructor(db: PostgresDatabase, name: string, copy: () => ListCopy) {
+  /**
+   * `copy` gives this process's copy of the list, asked for at each read: copies may be dropped
+   * between; `keysChanged`, where this process listens, tells of every process's revocations.
+   */
+  constructor(
+    db: PostgresDatabase,
+    name: string,
+    copy: () => ListCopy,
+    keysChanged?: (listener: () => void) => () => void,
+  ) {
     this.#db = db;
     this.#name = name;
     this.#copy = copy;
-    this.keys = postgresKeyRows(db, name);
+    this.keys = postgresKeyRows(db, name, keysChanged);
   }
 
   read(): Promise<seam.ListRead> {
