@@ -12,10 +12,13 @@ import { type AppEnv, type AppHandler, jsonResponse, type RuntimeOptions, respon
 import { type LogSink, requestLogger } from "./http/request-log.ts";
 import { requestWrapper } from "./http/request-wrapper.ts";
 import { ServedMethodsRouter } from "./http/served-methods-router.ts";
+import { keyHash } from "./list/list-keys.ts";
+import { DEFAULT_LIST } from "./list/list-names.ts";
 import { NOT_FOUND } from "./messages.ts";
 import { allowOf, METHODS } from "./pages/openapi.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { eventRoutes } from "./routes/events.ts";
+import { listKeyRoutes } from "./routes/list-keys.ts";
 import { inNamedList, LIST_PATH_PARAMETER, listScopes } from "./routes/list-scope.ts";
 import { listRoutes } from "./routes/lists.ts";
 import { taskRoute } from "./routes/task.ts";
@@ -46,9 +49,15 @@ export type AppOptions = AppLists & {
   readonly upgradeWebSocket?: UpgradeWebSocket;
   /**
    * Takes a WebSocket subscriber at `cursor` instead of the runtime's upgrade: for a store that
-   * holds its subscribers itself (the Durable Object, which hibernates them), and counts them.
+   * holds its subscribers itself (the Durable Object, which hibernates them), and counts them; with
+   * the hash of the list key that let the subscriber in, which then ends it once revoked or expired.
    */
-  readonly openSocket?: (request: Request, cursor: number, list: string) => Response | Promise<Response>;
+  readonly openSocket?: (
+    request: Request,
+    cursor: number,
+    list: string,
+    keyHash?: string,
+  ) => Response | Promise<Response>;
   /**
    * Aborts when the server is stopping: every subscription ends (streams finish, WebSockets close
    * with 1001), so subscribers come back with their cursor, and new ones get 503 meanwhile.
@@ -78,7 +87,10 @@ export function createApp({
   const secrets = [...config.readTokens, ...config.writeTokens];
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
   const wrapper = requestWrapper(log, { textBodies, parsedHeaders });
-  const guards = accessGuards(config.readTokens, config.writeTokens);
+  // A list key is looked up in the request's list alone: the one its path names, else the default one.
+  const guards = accessGuards(config.readTokens, config.writeTokens, async (c, token) => {
+    return lists.list(c.req.param("name") ?? DEFAULT_LIST).keys.byHash(await keyHash(token));
+  });
 
   /**
    * Serves `method` on `paths` with `handler` behind the optional middleware: a route with none is
@@ -99,7 +111,7 @@ export function createApp({
   const scopes = listScopes(lists);
   const [homeEvents = [], namedEvents = []] = eventRoutes(context, [scopes.home, scopes.named]);
   const routes = [...taskRoutes(context, scopes.home), ...homeEvents, ...taskRoute(context, scopes.home)];
-  routes.push(...listRoutes(context));
+  routes.push(...listRoutes(context), ...listKeyRoutes(context));
   routes.push(
     ...inNamedList([...taskRoutes(context, scopes.named), ...namedEvents, ...taskRoute(context, scopes.named)]),
   );
@@ -118,7 +130,7 @@ export function createApp({
     for (const method of METHODS) {
       const endpoint = each.methods[method];
       if (endpoint === undefined) continue;
-      const guard = endpoint.access === "public" ? undefined : guards[endpoint.access];
+      const guard = endpoint.access === "public" ? undefined : guards(endpoint.access, endpoint.listKey);
       route(method, paths, [withCors, endpoint.beforeAccess, guard], endpoint.handler);
     }
   }

@@ -127,3 +127,31 @@ export const LISTS_NOT_SUPPORTED =
   "This app was built over one list alone: build it over lists (createApp's lists option) to create and retitle lists";
 /** The 422 for an Idempotency-Key sent again to /lists with another title. */
 export const LIST_KEY_REUSED = "This Idempotency-Key was sent with another title: send a new key for a new list";
+
+/** The 400 for a key's body that is not a JSON object. */
+export const NOT_A_KEY = 'Request body must be a JSON object with access: "read" or "write"';
+/** The 400 for an empty POST body of a key. */
+export const EMPTY_KEY_BODY = 'Request body is empty: send a JSON object with access: "read" or "write"';
+/** The 400 for a key's access that is missing or neither read nor write. */
+export const KEY_ACCESS = 'access must be "read" or "write"';
+/** The 400 for a key's label that is not a string of at most 100 characters. */
+export const KEY_LABEL = "label must be a string of at most 100 characters";
+/** The 400 for a key's expiry that is not an RFC 3339 date-time or null. */
+export const KEY_EXPIRES = "expires must be an RFC 3339 date-time, such as 2030-01-31T12:00:00Z, or null for never";
+/** The 400 for a key's expiry that has passed already. */
+export const KEY_EXPIRES_PAST = "expires must be in the future: send a later date-time, or null for never";
+
+/** The 400 for a key's body with a member the contract does not name. */
+export function unknownKeyField(name: string): string {
+  return `${JSON.stringify(name).slice(0, 40)} is not a field of a key: send only access, label and expires`;
+}
+
+/** The 507 for a key made past the keys a list may hold. */
+export function tooManyKeys(maxKeys: number): string {
+  return `The list has ${maxKeys} keys, the most it may hold: revoke one to make another`;
+}
+
+/** The 403 for a list key on a write its access does not allow. */
+export const KEY_READ_ONLY = "This key may only read the list: send a key or token that may change tasks";
+/** The 403 for a list key on its list's own writes or keys, which are the deployment's. */
+export const KEY_NOT_FOR_LIST = "A list key opens the list's tasks only: send a deployment token to manage the list";

@@ -109,6 +109,10 @@ export function drained(held: () => number, signal: AbortSignal): Promise<void> 
 export const NORMAL_CLOSURE = 1000;
 /** "Going away": the close code for subscribers of a server that is stopping. */
 export const GOING_AWAY = 1001;
+/** The close code of a socket whose key was revoked or expired: what let it in no longer does. */
+export const POLICY_VIOLATION = 1008;
+/** The reason a socket whose key was revoked or expired closes with. */
+export const KEY_REVOKED = "The key this subscription came with was revoked or expired";
 /** "Message too big": the close code for a subscriber that sent more than {@link MAX_MESSAGE_BYTES}. */
 export const MESSAGE_TOO_BIG = 1009;
 /** "Try again later": a subscriber cut off for not reading, for a list that cannot be read, or past the limit. */

@@ -2,6 +2,7 @@
 // handler makes its response with. A new header for every response goes in `respond`.
 import type { Context } from "hono";
 import type { ContentfulStatusCode, StatusCode } from "hono/utils/http-status";
+import type { ListKey } from "../list/list-keys.ts";
 
 /** A body made of byte parts sent one after another, and its text when it keeps one. */
 export interface BodyParts {
@@ -30,6 +31,8 @@ export interface RequestState {
   readonly headers: ParsedHeaders | undefined;
   /** The name of the list the request is about, once its handler knows it; for the log line. */
   list: string | undefined;
+  /** The list key the request came in with, once the token guard let it in. */
+  key: ListKey | undefined;
 }
 
 /** Fields of a log line taken from the request, by name; one left undefined is left out. */
@@ -87,6 +90,7 @@ export function requestStarter({
       logFields,
       headers,
       list: undefined,
+      key: undefined,
     };
     c.set("requestState", state);
     return state;

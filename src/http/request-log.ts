@@ -2,6 +2,7 @@
 // for what is not a request; servers gather lines into one write per timer turn.
 import { HTTPException } from "hono/http-exception";
 import { type LogLevel, logShows } from "../config.ts";
+import { KEY_SHAPE } from "../list/list-keys.ts";
 import type { RequestLog } from "./request-wrapper.ts";
 
 /** Where log lines go; `console` by default, so Workers Logs, `wrangler tail` and container collectors see them. */
@@ -15,7 +16,8 @@ export interface LogSink {
  * time, request id, method, path, status, duration in ms and bytes sent, the list's name when the
  * request is about one, plus the error's name,
  * message and stack for a 500. Any of `secrets` a client put in what is logged (the path, query,
- * user agent or request id) is replaced by `[redacted]`, written plainly or percent-encoded.
+ * user agent or request id) is replaced by `[redacted]`, written plainly or percent-encoded, and so
+ * is anything shaped like a list key.
  */
 export function requestLogger(
   level: Exclude<LogLevel, "off">,
@@ -23,7 +25,9 @@ export function requestLogger(
   secrets: readonly string[] = [],
 ): RequestLog {
   const hidden = secretPattern(secrets);
-  const hide = (text: string): string => (hidden === undefined ? text : text.replace(hidden, "[redacted]"));
+  // A list key is never known in advance: it is hidden by its shape.
+  const hide = (text: string): string =>
+    (hidden === undefined ? text : text.replace(hidden, "[redacted]")).replace(KEY_SHAPE, "[redacted]");
   const clock = isoClock();
   // Most requests of a server repeat the last one's method and path.
   const methodJson = lastJson();

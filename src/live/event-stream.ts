@@ -1,8 +1,10 @@
 // Server-Sent Events: the list followed from a change number, as a stream of task, update, delete
-// and reset events, and gone when the list is deleted.
-import type { TaskStore } from "../store/store.ts";
+// and reset events, gone when the list is deleted, and revoked when the key it came with is.
+import type { ListKey } from "../list/list-keys.ts";
+import type { KeyRows, TaskStore } from "../store/store.ts";
 import { follow, type Sink } from "./follow.ts";
-import { GONE_EVENT, KEEP_ALIVE, RESET_EVENT, SSE_FORMAT, type TaskFrames } from "./frames.ts";
+import { GONE_EVENT, KEEP_ALIVE, RESET_EVENT, REVOKED_EVENT, SSE_FORMAT, type TaskFrames } from "./frames.ts";
+import { watchKey } from "./key-watches.ts";
 
 /** Bytes an event stream holds unsent before it waits for the subscriber to read. */
 const STREAM_MARK_BYTES = 64 * 1024;
@@ -17,6 +19,14 @@ export interface Ending {
   /** The server is stopping: the stream ends cleanly, and the subscriber comes back with its cursor. */
   readonly closing: AbortSignal | undefined;
   readonly leave: () => void;
+  /** The list key the subscriber came with, if one let it in: its revocation or expiry ends the subscription. */
+  readonly key?: WatchedKey | undefined;
+}
+
+/** A list key a subscription came with, and the keys of its list, where it is looked up again. */
+export interface WatchedKey {
+  readonly key: ListKey;
+  readonly rows: KeyRows;
 }
 
 /**
@@ -27,13 +37,15 @@ export function eventStream(
   store: TaskStore,
   cursor: number,
   frames: TaskFrames,
-  { gone, closing, leave }: Ending,
+  { gone, closing, leave, key }: Ending,
   keepAliveMs: number,
 ): ReadableStream<Uint8Array> {
   const stop = new AbortController();
   let drain: (() => void) | undefined;
   let finish: (() => void) | undefined;
+  let unwatch: (() => void) | undefined;
   const end = () => {
+    unwatch?.();
     gone.removeEventListener("abort", end);
     // Every subscriber listens to the one closing signal: one that leaves must not stay on it.
     if (finish !== undefined) closing?.removeEventListener("abort", finish);
@@ -51,6 +63,13 @@ export function eventStream(
           controller.close();
         };
         closing?.addEventListener("abort", finish, { once: true });
+        if (key !== undefined) {
+          unwatch = watchKey(key.rows, key.key, () => {
+            end();
+            controller.enqueue(REVOKED_EVENT);
+            controller.close();
+          });
+        }
         controller.enqueue(OPENING);
         const sink: Sink = {
           full: () => (controller.desiredSize ?? 0) <= 0,

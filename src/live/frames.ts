@@ -31,6 +31,8 @@ export const KEEP_ALIVE = encoder.encode(": keep-alive\n\n");
 export const RESET_EVENT = encoder.encode("event: reset\ndata: {}\n\n");
 /** The SSE event that tells a subscriber its list was deleted; the stream then ends. It has no id. */
 export const GONE_EVENT = encoder.encode("event: gone\ndata: {}\n\n");
+/** The SSE event that tells a subscriber the key it came with was revoked or expired; the stream then ends. */
+export const REVOKED_EVENT = encoder.encode("event: revoked\ndata: {}\n\n");
 
 /** A frame made for one event, and what it was made from, which tells whether an event is the same. */
 interface Made<T> {

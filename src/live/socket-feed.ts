@@ -1,13 +1,15 @@
 // WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
-import { GONE_TEXT, RESET_TEXT } from "../list/event-text.ts";
+import { GONE_TEXT, RESET_TEXT, REVOKED_TEXT } from "../list/event-text.ts";
 import { LIST_DELETED, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import * as rules from "../socket-rules.ts";
 import type { TaskStore } from "../store/store.ts";
 import { KEEP_ALIVE_MS } from "../time-rules.ts";
+import type { WatchedKey } from "./event-stream.ts";
 import { follow, type Sink } from "./follow.ts";
 import type { TaskFrames } from "./frames.ts";
+import { watchKey } from "./key-watches.ts";
 import { batchSending } from "./socket-batches.ts";
 import type { Subscribers } from "./subscribers.ts";
 
@@ -20,8 +22,9 @@ function buffered(ws: WSContext): number {
 
 /**
  * The events of a WebSocket that follows the list from `cursor`, until it closes, the store fails,
- * or `closing` aborts (the server is stopping). It takes one of `subscribers`' slots when it opens
- * (or closes with 1013 if none is left) and gives it back when it ends, however it ends.
+ * `closing` aborts (the server is stopping), or the `key` it came with is revoked or expires. It
+ * takes one of `subscribers`' slots when it opens (or closes with 1013 if none is left) and gives it
+ * back when it ends, however it ends.
  */
 export function socketFeed(
   store: TaskStore,
@@ -29,11 +32,14 @@ export function socketFeed(
   frames: TaskFrames,
   closing: AbortSignal | undefined,
   subscribers: Subscribers,
+  key?: WatchedKey,
 ): WSEvents {
   const stop = new AbortController();
   let finish: (() => void) | undefined;
   let leave: (() => void) | undefined;
+  let unwatch: (() => void) | undefined;
   const end = () => {
+    unwatch?.();
     // Every subscriber listens to the one closing signal: one that leaves must not stay on it.
     if (finish !== undefined) closing?.removeEventListener("abort", finish);
     stop.abort();
@@ -65,6 +71,13 @@ export function socketFeed(
       };
       if (closing?.aborted) return finish();
       closing?.addEventListener("abort", finish, { once: true });
+      if (key !== undefined) {
+        unwatch = watchKey(key.rows, key.key, () => {
+          end();
+          ws.send(REVOKED_TEXT);
+          ws.close(rules.POLICY_VIOLATION, rules.KEY_REVOKED);
+        });
+      }
       // The sink's keep-alive does nothing, whatever its rhythm: the runtime pings a socket.
       follow(store, cursor, sink, stop.signal, KEEP_ALIVE_MS).then(end, () => {
         end();

@@ -2,8 +2,16 @@
 // responses, and the small builders routes describe their operations with. Messages come from
 // messages.ts, as the responses' do.
 import type { AppConfig } from "../config.ts";
+import { MAX_KEY_LABEL } from "../list/list-keys.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
-import { INTERNAL_ERROR, MISSING_FIELD, NO_TOKEN, READ_ONLY, STORE_UNAVAILABLE } from "../messages.ts";
+import {
+  INTERNAL_ERROR,
+  KEY_NOT_FOR_LIST,
+  MISSING_FIELD,
+  NO_TOKEN,
+  READ_ONLY,
+  STORE_UNAVAILABLE,
+} from "../messages.ts";
 
 /** A JSON object of the document. */
 export type Json = { readonly [key: string]: unknown };
@@ -16,6 +24,7 @@ export const TAGS = {
   lists: "The lists of this deployment: enumerate them, create, retitle and delete one",
   tasks: "The list and its tasks: read the list, add a task, read, change and delete one",
   events: "The list's changes as they take effect, as Server-Sent Events or WebSocket messages",
+  keys: "The keys that share one list: make one, see them, revoke one",
   documents: "This document, and the home page for people",
 } as const;
 /** A tag of the document. */
@@ -58,7 +67,13 @@ export function components(config: AppConfig): Json {
       bearerToken: {
         type: "http",
         scheme: "bearer",
-        description: `Authorization: Bearer <token>.${readGuarded ? " Reading needs a read or write token." : ""}${writeGuarded ? " Appending needs a write token." : ""}`,
+        description: `Authorization: Bearer <token>, a token of the deployment.${readGuarded ? " Reading needs a read or write token." : ""}${writeGuarded ? " Appending needs a write token." : ""}`,
+      },
+      listKey: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "Authorization: Bearer <key>, a key of the list the path names (the default list at /tasks, /tasks/{id}, /tasks/events and /index.php), made by POST /lists/{name}/keys. A read key reads and follows the list; a write key also changes its tasks. Anywhere else it is an unknown token.",
       },
     },
     schemas: {
@@ -99,6 +114,44 @@ export function components(config: AppConfig): Json {
         type: "object",
         description: "A JSON merge patch of the list: title when present, other members ignored",
         properties: { title: { ...TITLE, maxLength: 200 } },
+      },
+      NewListKey: {
+        type: "object",
+        properties: {
+          access: { enum: ["read", "write"] },
+          label: { type: "string", maxLength: MAX_KEY_LABEL, default: "" },
+          expires: {
+            type: ["string", "null"],
+            format: "date-time",
+            default: null,
+            description: "When the key stops opening the list, in the future; null for never",
+          },
+        },
+        required: ["access"],
+        additionalProperties: false,
+      },
+      ListKey: {
+        type: "object",
+        properties: {
+          id: { type: "string", pattern: "^[a-z2-7]{16}$" },
+          access: { enum: ["read", "write"] },
+          label: { type: "string" },
+          expires: { type: ["string", "null"], format: "date-time" },
+        },
+        required: ["id", "access", "label", "expires"],
+        additionalProperties: false,
+      },
+      CreatedListKey: {
+        type: "object",
+        properties: {
+          id: { type: "string", pattern: "^[a-z2-7]{16}$" },
+          access: { enum: ["read", "write"] },
+          label: { type: "string" },
+          expires: { type: ["string", "null"], format: "date-time" },
+          key: { type: "string", pattern: "^lk_[A-Za-z0-9_-]{43}$", description: "Shown this once" },
+        },
+        required: ["id", "access", "label", "expires", "key"],
+        additionalProperties: false,
       },
       Error: {
         type: "object",
@@ -159,6 +212,16 @@ export function components(config: AppConfig): Json {
         required: true,
         schema: { type: "string", pattern: "/lists/[a-z0-9-]+$" },
       },
+      KeyLocation: {
+        description: "The created key's path, under the base path",
+        required: true,
+        schema: { type: "string", pattern: "/lists/[a-z0-9-]+/keys/[a-z2-7]+$" },
+      },
+      NoStore: {
+        description: "Always no-store: what tells who holds access is not kept by caches",
+        required: true,
+        schema: { const: "no-store" },
+      },
       PageLocation: {
         description: "The list's page: its path under the base path, with a trailing slash",
         required: true,
@@ -202,7 +265,11 @@ export function components(config: AppConfig): Json {
         headers: { "WWW-Authenticate": challenge },
         content: json(schema("Error"), { message: NO_TOKEN }),
       },
-      ReadOnly: errorResponse("The token may only read the list", READ_ONLY),
+      ReadOnly: errorResponse("The token or list key may only read the list", READ_ONLY),
+      KeyNotForList: errorResponse(
+        "A list key, or a read token where READ_TOKENS is set: the list itself and its keys need a deployment write token",
+        KEY_NOT_FOR_LIST,
+      ),
       RefusedByRuntime: {
         description:
           "The service answers no 4xx here, but the runtime refuses a request it cannot take before the service sees it: 400 for a header it cannot parse, 431 or 414 for headers or a URL past its limits. The body, if any, is the runtime's own",

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, derived from the route table: each route's paths, methods and
 // operations, with what every operation shares (access, 500, HEAD beside GET, CORS preflights).
 import type { AppConfig } from "../config.ts";
+import type { KeyNeed } from "../list/list-keys.ts";
 import { NOT_FOUND } from "../messages.ts";
 import { components, errorResponse, type Json, response, TAGS, type Tag } from "./openapi-parts.ts";
 
@@ -29,6 +30,8 @@ export type Access = "read" | "write" | "public";
 /** What the document needs of one method of a route. */
 export interface Endpoint {
   readonly access: Access;
+  /** What a key of the request's list must be to pass the token check here; none: no list key does. */
+  readonly listKey?: KeyNeed;
   readonly operation: Operation;
 }
 
@@ -108,7 +111,7 @@ function pathItem(config: AppConfig, route: DocumentedRoute, suffix: string, pat
     ...(route.parameters === undefined ? {} : { parameters: route.parameters }),
   };
   const operation = (endpoint: Endpoint, own: Operation): Json => {
-    const guarded = access(config, endpoint.access);
+    const guarded = access(config, endpoint);
     return {
       ...own,
       operationId: `${own.operationId}${suffix}`,
@@ -173,13 +176,21 @@ function headOf(get: Json, head: HeadOperation, suffix: string, parts: Json): Js
  * What an operation declares of access: with tokens set for it, the bearer scheme and the 401 (and
  * 403) it may respond with; else, explicitly, that it needs none.
  */
-function access(config: AppConfig, who: Access): { security: Json[]; responses: Json } {
+function access(config: AppConfig, { access: who, listKey }: Endpoint): { security: Json[]; responses: Json } {
   const guarded = who === "read" ? config.readTokens.length > 0 : who === "write" && config.writeTokens.length > 0;
   if (!guarded) return { security: [], responses: {} };
-  const forbidden = who === "write" && config.readTokens.length > 0;
+  const readOnly = who === "write" && (config.readTokens.length > 0 || listKey === "write");
+  const keyed = listKey === "read" || listKey === "write";
   return {
-    security: [{ bearerToken: [] }],
-    responses: { "401": response("Unauthorized"), ...(forbidden ? { "403": response("ReadOnly") } : {}) },
+    security: keyed ? [{ bearerToken: [] }, { listKey: [] }] : [{ bearerToken: [] }],
+    responses: {
+      "401": response("Unauthorized"),
+      ...(listKey === "manage"
+        ? { "403": response("KeyNotForList") }
+        : readOnly
+          ? { "403": response("ReadOnly") }
+          : {}),
+    },
   };
 }
 

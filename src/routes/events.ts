@@ -35,6 +35,7 @@ export function eventRoutes(
       methods: {
         GET: {
           access: "read",
+          listKey: "read",
           operation: followTasks(config.maxSubscribers),
           head: {
             operationId: "headTaskEvents",
@@ -49,13 +50,13 @@ export function eventRoutes(
 }
 
 const DESCRIPTION =
-  'Every change has a change number, one counter per list in the order changes took effect. The stream first brings the cursor (Last-Event-ID, else `after`, else 0) up to date with one event per task whose last change is after it, in change order, then sends each later change once, in order. Events: `event: task` (a task created after the cursor, `data:` its JSON exactly as GET serves it), `event: update` (a task changed since, its whole JSON), `event: delete` (`data: {"id":N}`), each with `id: <change number>`; `event: reset` (`data: {}`, no id) when the cursor is older than the deletions the list remembers, newer than the list, or one a deleted list gave before its name was made again: drop what you hold, the events after it give the whole list. `event: gone` (`data: {}`, no id) when the list is deleted: the stream then ends, and subscribing again answers 410. A client that applies events by id holds the list exactly. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of events wait for it; it comes back with its cursor and misses nothing.';
+  'Every change has a change number, one counter per list in the order changes took effect. The stream first brings the cursor (Last-Event-ID, else `after`, else 0) up to date with one event per task whose last change is after it, in change order, then sends each later change once, in order. Events: `event: task` (a task created after the cursor, `data:` its JSON exactly as GET serves it), `event: update` (a task changed since, its whole JSON), `event: delete` (`data: {"id":N}`), each with `id: <change number>`; `event: reset` (`data: {}`, no id) when the cursor is older than the deletions the list remembers, newer than the list, or one a deleted list gave before its name was made again: drop what you hold, the events after it give the whole list. `event: gone` (`data: {}`, no id) when the list is deleted: the stream then ends, and subscribing again answers 410. `event: revoked` (`data: {}`, no id) when the list key the subscription was opened with is revoked or expires: the stream then ends, within a second. A client that applies events by id holds the list exactly. A comment line keeps a quiet stream open every 15 s. A subscriber that stops reading is cut off once 1 MiB of events wait for it; it comes back with its cursor and misses nothing.';
 
 function followTasks(maxSubscribers: number): Operation {
   return {
     operationId: "followTasks",
     summary: "Follow the list's changes from a change number",
-    description: `${DESCRIPTION} With \`Upgrade: websocket\` the same events come as WebSocket text messages, one per event: \`{"id": <change number>, "event": "task" | "update" | "delete", "data": ...}\`, or \`{"event": "reset", "data": {}}\`, or \`{"event": "gone", "data": {}}\` before the socket closes with 1000.`,
+    description: `${DESCRIPTION} With \`Upgrade: websocket\` the same events come as WebSocket text messages, one per event: \`{"id": <change number>, "event": "task" | "update" | "delete", "data": ...}\`, or \`{"event": "reset", "data": {}}\`, or \`{"event": "gone", "data": {}}\` before the socket closes with 1000, or \`{"event": "revoked", "data": {}}\` before it closes with 1008.`,
     parameters: [parameter("LastEventId"), parameter("AfterChange")],
     responses: {
       "101": { description: "Switching to a WebSocket that carries one text message per event" },

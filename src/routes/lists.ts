@@ -180,13 +180,20 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
     methods: {
       GET: {
         access: "read",
+        listKey: "read",
         ...(withDelete ? operations.get : operations.getDefault),
         beforeAccess: toListPage,
         handler: getList,
       },
-      PUT: { access: "write", operation: withDelete ? operations.put : operations.putDefault, handler: putList },
+      PUT: {
+        access: "write",
+        listKey: "manage",
+        operation: withDelete ? operations.put : operations.putDefault,
+        handler: putList,
+      },
       PATCH: {
         access: "write",
+        listKey: "manage",
         operation: withDelete ? operations.patch : operations.patchDefault,
         handler: patchList,
       },
@@ -194,6 +201,7 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
         ? {
             DELETE: {
               access: "write",
+              listKey: "manage",
               operation: operations.remove,
               handler: async (c) => {
                 const name = nameOf(c);

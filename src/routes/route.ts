@@ -26,6 +26,8 @@ export interface RouteContext {
   readonly logSink: LogSink;
   readonly sha256?: Sha256 | undefined;
   readonly upgradeWebSocket?: UpgradeWebSocket | undefined;
-  readonly openSocket?: ((request: Request, cursor: number, list: string) => Response | Promise<Response>) | undefined;
+  readonly openSocket?:
+    | ((request: Request, cursor: number, list: string, keyHash?: string) => Response | Promise<Response>)
+    | undefined;
   readonly closing?: AbortSignal | undefined;
 }

@@ -27,7 +27,9 @@ export interface SubscriptionOptions {
   readonly keepAliveMs: number;
   readonly closing: AbortSignal | undefined;
   readonly upgradeWebSocket: UpgradeWebSocket | undefined;
-  readonly openSocket: ((request: Request, cursor: number, list: string) => Response | Promise<Response>) | undefined;
+  readonly openSocket:
+    | ((request: Request, cursor: number, list: string, keyHash?: string) => Response | Promise<Response>)
+    | undefined;
 }
 
 /**
@@ -67,15 +69,17 @@ export function subscription({
     const headers = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" };
     if (c.req.method === "HEAD") return respond(c, 200, null, headers);
     if (closing?.aborted) throw apiError(503, STOPPING);
+    const given = c.get("requestState").key;
+    const key = given === undefined ? undefined : { key: given, rows: store.keys };
     const socket = wantsSocket(c) && (openSocket !== undefined || upgradeWebSocket !== undefined);
     if (socket) checkHandshake(c);
     if (socket && openSocket !== undefined) {
-      return openSocket(c.req.raw, cursor, c.get("requestState").list ?? DEFAULT_LIST);
+      return openSocket(c.req.raw, cursor, c.get("requestState").list ?? DEFAULT_LIST, given?.hash);
     }
     if (socket && upgradeWebSocket !== undefined) {
       // Refused now while every slot is taken; the slot itself is taken once the socket opens.
       if (subscribers.full) throw apiError(503, TOO_MANY_SUBSCRIBERS);
-      return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, subscribers)).catch(() => {
+      return upgradeWebSocket(c, socketFeed(store, cursor, frames, closing, subscribers, key)).catch(() => {
         throw apiError(400, HANDSHAKE_REFUSED);
       });
     }
@@ -84,7 +88,7 @@ export function subscription({
     return respond(
       c,
       200,
-      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave }, keepAliveMs),
+      eventStream(store, cursor, frames, { gone: c.req.raw.signal, closing, leave, key }, keepAliveMs),
       headers,
       null,
     );

@@ -100,6 +100,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
       methods: {
         GET: {
           access: "read",
+          listKey: "read",
           ...operations.GET,
           handler: (c) => {
             const list = scope.storeOf(c).read();
@@ -108,6 +109,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
         },
         PATCH: {
           access: "write",
+          listKey: "write",
           operation: operations.PATCH,
           handler: (c) =>
             edit(c, true, (body) => {
@@ -117,6 +119,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
         },
         PUT: {
           access: "write",
+          listKey: "write",
           operation: operations.PUT,
           handler: (c) =>
             edit(c, false, (body) => {
@@ -126,6 +129,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
         },
         DELETE: {
           access: "write",
+          listKey: "write",
           operation: operations.DELETE,
           handler: async (c) => {
             const store = scope.storeOf(c);

@@ -64,6 +64,7 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
       methods: {
         GET: {
           access: "read",
+          listKey: "read",
           operation: LIST_TASKS,
           head: { operationId: "headTasks", summary: "What GET returns, without the body" },
           handler: (c) => {
@@ -77,6 +78,7 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
         },
         POST: {
           access: "write",
+          listKey: "write",
           operation: createTask(config),
           handler: async (c) => {
             const store = scope.storeOf(c);

@@ -20,8 +20,8 @@ export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise
   // through hibernation; its response's headers cannot be changed, so the Worker responds with a copy.
   const openSocket =
     lists instanceof DurableLists
-      ? async (request: Request, cursor: number, list: string) => {
-          const res = await lists.openSocket(list, request, cursor, config.maxSubscribers);
+      ? async (request: Request, cursor: number, list: string, keyHash?: string) => {
+          const res = await lists.openSocket(list, request, cursor, config.maxSubscribers, keyHash);
           return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
         }
       : undefined;

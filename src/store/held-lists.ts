@@ -208,6 +208,14 @@ class OneOfMany implements seam.TaskStore {
     return this.#store === undefined ? LIST_GONE : this.#store.remove(id, ifMatch);
   }
 
+  /** The list's keys while it lives; they die with it. */
+  readonly keys: seam.KeyRows = {
+    all: async () => this.#store?.keys.all() ?? LIST_GONE,
+    add: async (row, max) => this.#store?.keys.add(row, max) ?? LIST_GONE,
+    remove: async (id) => this.#store?.keys.remove(id) ?? LIST_GONE,
+    byHash: (hash) => this.#store?.keys.byHash(hash),
+  };
+
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
     if (this.#store === undefined) return Promise.resolve();
     // The default list is never deleted: its readers wait on the list alone, as before there were lists.
@@ -232,16 +240,23 @@ class OneOfMany implements seam.TaskStore {
   }
 }
 
+const LIST_NOT_FOUND = Promise.resolve({ outcome: "list-not-found" } as const);
+const LIST_GONE = Promise.resolve({ outcome: "list-gone" } as const);
+
+/** The keys of a name that holds no list. */
+function noKeys(missing: typeof LIST_GONE | typeof LIST_NOT_FOUND): seam.KeyRows {
+  return { all: () => missing, add: () => missing, remove: () => missing, byHash: () => undefined };
+}
+
 /** The store of a name that never had a list. */
 const NEVER_CREATED: HeldTaskStore = {
   read: () => notFoundRead(),
-  append: async () => ({ outcome: "list-not-found" }),
-  update: async () => ({ outcome: "list-not-found" }),
-  remove: async () => ({ outcome: "list-not-found" }),
+  append: () => LIST_NOT_FOUND,
+  update: () => LIST_NOT_FOUND,
+  remove: () => LIST_NOT_FOUND,
   nextChange: async () => {},
+  keys: noKeys(LIST_NOT_FOUND),
 };
-
-const LIST_GONE = Promise.resolve({ outcome: "list-gone" } as const);
 
 /** The store of a name whose list was deleted before this process held it. */
 const DELETED: HeldTaskStore = {
@@ -250,6 +265,7 @@ const DELETED: HeldTaskStore = {
   update: () => LIST_GONE,
   remove: () => LIST_GONE,
   nextChange: async () => {},
+  keys: noKeys(LIST_GONE),
 };
 
 let gone: seam.ListRead | undefined;

@@ -4,6 +4,7 @@ import type { ListLimits } from "../config.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import type { Decision, HeldList, ListChange } from "../list/held-list.ts";
 import type { Continuation } from "../list/list-directory.ts";
+import { HeldKeys, type ListKey } from "../list/list-keys.ts";
 import type { NewTask } from "../list/task.ts";
 import type { WriteResult } from "../list/writes.ts";
 import { ChangeSignal } from "./change-signal.ts";
@@ -11,6 +12,18 @@ import type * as seam from "./store.ts";
 
 /** Writes a change to where the store keeps the list, or throws, and the list does not change. */
 export type Persist = (change: ListChange) => void;
+
+/** Where a store keeps its list's keys beside memory: the memory store keeps them nowhere else. */
+export interface KeyKeeping {
+  /** The keys as they were kept, oldest first. */
+  readonly load: () => readonly ListKey[];
+  /** Writes a key, or throws, and the list does not hold it. */
+  readonly add: (row: ListKey) => void;
+  /** Deletes a key, or throws, and the list still holds it. */
+  readonly remove: (id: string) => void;
+}
+
+const IN_MEMORY: KeyKeeping = { load: () => [], add: () => {}, remove: () => {} };
 
 /**
  * The seam over a {@link HeldList}: the memory store persists nothing, the SQLite file store a row
@@ -22,12 +35,47 @@ export class HeldListStore implements seam.TaskStore {
   #list: HeldList | undefined;
   readonly #persist: Persist;
   readonly #changes: ChangeSignal;
+  readonly #keyKeeping: KeyKeeping;
+  #keys: HeldKeys | undefined;
 
-  /** With `pollMs`, readers waiting for a change look again on a timer of their own (see {@link ChangeSignal}). */
-  constructor(open: () => HeldList, persist: Persist = () => {}, options: { readonly pollMs?: number } = {}) {
+  /**
+   * With `pollMs`, readers waiting for a change look again on a timer of their own (see
+   * {@link ChangeSignal}); with `keys`, the list's keys are kept there too.
+   */
+  constructor(
+    open: () => HeldList,
+    persist: Persist = () => {},
+    options: { readonly pollMs?: number; readonly keys?: KeyKeeping } = {},
+  ) {
     this.#open = open;
     this.#persist = persist;
+    this.#keyKeeping = options.keys ?? IN_MEMORY;
     this.#changes = new ChangeSignal(() => this.#held().read().changedBytes, options.pollMs);
+  }
+
+  /** The list's keys, decided in memory and kept as {@link KeyKeeping} says. */
+  readonly keys: seam.KeyRows = {
+    all: async () => [...this.#heldKeys().rows],
+    add: async (row, max) => {
+      const keys = this.#heldKeys();
+      if (!keys.hasRoom(max)) return { outcome: "full" };
+      this.#keyKeeping.add(row);
+      keys.add(row);
+      return { outcome: "added" };
+    },
+    remove: async (id) => {
+      const keys = this.#heldKeys();
+      if (!keys.has(id)) return { outcome: "not-found" };
+      this.#keyKeeping.remove(id);
+      keys.remove(id);
+      return { outcome: "removed" };
+    },
+    byHash: (hash) => this.#heldKeys().byHash(hash),
+  };
+
+  #heldKeys(): HeldKeys {
+    this.#keys ??= new HeldKeys(this.#keyKeeping.load());
+    return this.#keys;
   }
 
   read(): ListVersion {

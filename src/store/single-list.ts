@@ -58,4 +58,10 @@ const NO_LIST: seam.TaskStore = {
   update: async () => ({ outcome: "list-not-found" }),
   remove: async () => ({ outcome: "list-not-found" }),
   nextChange: async () => {},
+  keys: {
+    all: async () => ({ outcome: "list-not-found" }),
+    add: async () => ({ outcome: "list-not-found" }),
+    remove: async () => ({ outcome: "list-not-found" }),
+    byHash: () => undefined,
+  },
 };

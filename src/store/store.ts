@@ -3,6 +3,7 @@
 import type { ListLimits } from "../config.ts";
 import type { ListVersion } from "../list/encoded-list.ts";
 import type { DirectoryLimits, ListIfMatch, ListResult, PutConditions } from "../list/list-directory.ts";
+import type { ListKey } from "../list/list-keys.ts";
 import type { NewTask } from "../list/task.ts";
 import type {
   AppendResult,
@@ -83,6 +84,34 @@ export interface TaskStore {
    * A deletion of the list is a change: it wakes every reader.
    */
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void>;
+  /** The list's keys, which live beside its tasks and die with the list. */
+  readonly keys: KeyRows;
+}
+
+/** What adding a key returns: added, or `full` when the list holds `max` keys already. */
+export type KeyAdded = { readonly outcome: "added" } | { readonly outcome: "full" } | ListMissing;
+/** What removing a key returns. */
+export type KeyRemoved = { readonly outcome: "removed" } | { readonly outcome: "not-found" } | ListMissing;
+
+/**
+ * A list's keys as rows (the rules are `list/list-keys.ts`'s): they live and die with their list,
+ * and a list made again under a deleted name holds none.
+ */
+export interface KeyRows {
+  /** Every key of the list, oldest first. */
+  all(): Promise<readonly ListKey[] | ListMissing>;
+  /** Adds `row` in one atomic step with the check that the list holds fewer than `max` keys. */
+  add(row: ListKey, max: number): Promise<KeyAdded>;
+  /** Removes the key `id`: from the answer on, it opens nothing. */
+  remove(id: string): Promise<KeyRemoved>;
+  /** The key of a live list whose SHA-256 is `hash`, if it holds one. */
+  byHash(hash: string): ListKey | undefined | Promise<ListKey | undefined>;
+  /**
+   * Where the store is told of every process's revocations (PostgreSQL with LISTEN): calls
+   * `listener` whenever the list's keys may have changed, until the answer is called. A store
+   * without it is asked again on a timer instead.
+   */
+  readonly onChange?: (listener: () => void) => () => void;
 }
 
 /** The lists that exist, in creation order, as `/lists` serves them, and the directory's version. */

@@ -106,8 +106,8 @@ export interface Client {
   send(request: RequestSpec): Promise<Reply>;
   /** Sends a request and hands back the response with its body unread, for a stream that goes on. */
   open(request: RequestSpec): Promise<Response>;
-  /** Opens a WebSocket to `path` (with its query) under the base URL, with the suite's read token. */
-  socket(path: string): WebSocket;
+  /** Opens a WebSocket to `path` (with its query) under the base URL, with `token` or else the suite's read token. */
+  socket(path: string, token?: string): WebSocket;
   /** Reads the list with GET /tasks and checks that it is a list of tasks. */
   readList(): Promise<ListSnapshot>;
   /** Creates a task and checks that the response is 200; returns the created task. */
@@ -129,9 +129,9 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
     return target.fetch(new Request(url, requestInit(spec, token)));
   };
 
-  const socket = (path: string): WebSocket => {
+  const socket = (path: string, given?: string): WebSocket => {
     const url = `${base.replace(/^http/, "ws")}${inList(options, path)}`;
-    const token = options.tokens?.read;
+    const token = given ?? options.tokens?.read;
     // Node's WebSocket (undici) takes headers beside the standard arguments; browsers cannot send them.
     const init = { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } };
     return new WebSocket(url, init as unknown as string[]);

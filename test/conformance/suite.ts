@@ -6,6 +6,7 @@ import { runTableCase, type TableCase } from "./expect.ts";
 import { filterCases } from "./filters.ts";
 import { idempotencyCases } from "./idempotency.ts";
 import { listGoneCases } from "./list-gone.ts";
+import { listKeyCases } from "./list-keys.ts";
 import { listMadeAgainCases } from "./list-made-again.ts";
 import { liveCases } from "./live.ts";
 import { socketCatchUpCases } from "./socket-catch-up.ts";
@@ -59,6 +60,7 @@ export function casesBeforeLimits(options: ConformanceOptions = {}): Conformance
     ...listMadeAgainCases(options),
     ...listGoneCases(options),
     ...taskAccessCases(options),
+    ...listKeyCases(options),
   ];
 }
 
@@ -115,6 +117,7 @@ export function serverCases(options: ConformanceOptions = {}): ConformanceCase[]
     ...listMadeAgainCases(options),
     ...listGoneCases(options),
     ...taskAccessCases(options),
+    ...listKeyCases(options),
   ];
 }
 

@@ -5,7 +5,7 @@ import type { JsonBytes } from "../../src/list/encoded-list.ts";
 import type { HeldTaskStore } from "../../src/store/held-lists.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import { type SqliteFileConnection, SqliteFileLists, type StoreLog } from "../../src/store/sqlite/file-store.ts";
-import type { TaskStore } from "../../src/store/store.ts";
+import type { KeyRows, TaskStore } from "../../src/store/store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */
 export function appFrom(env: EnvRecord = {}, store: TaskStore = new MemoryStore()): TaskApp {
@@ -127,4 +127,9 @@ export function taskText(task: TaskBody): string {
 /** The default list of the SQLite file `connection` opens, as a server opens the file. */
 export function sqliteDefaultList(connection: SqliteFileConnection, log?: StoreLog): HeldTaskStore {
   return new SqliteFileLists(connection, log).list("default");
+}
+
+/** A store's keys that fail each call with `fail`, for a store double that fails. */
+export function failingKeys(fail: () => never | Promise<never>): KeyRows {
+  return { all: fail, add: fail, remove: fail, byHash: fail };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import type { TaskStore } from "../../src/store/store.ts";
-import { appFrom, ENTRY_POINTS, expectJsonError } from "./helpers.ts";
+import { appFrom, ENTRY_POINTS, expectJsonError, failingKeys } from "./helpers.ts";
 
 const SECRET = "disk full at /var/lib/tasks/secret.db";
 
@@ -24,6 +24,9 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       nextChange: async () => {
         throw new Error(SECRET);
       },
+      keys: failingKeys(async () => {
+        throw new Error(SECRET);
+      }),
     }),
   },
   {
@@ -32,7 +35,7 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       const fail = (): never => {
         throw new TypeError(SECRET);
       };
-      return { read: fail, append: fail, update: fail, remove: fail, nextChange: fail };
+      return { read: fail, append: fail, update: fail, remove: fail, nextChange: fail, keys: failingKeys(fail) };
     },
   },
   {
@@ -43,6 +46,7 @@ const FAILURES: readonly { kind: string; store: () => TaskStore }[] = [
       update: () => Promise.reject(SECRET),
       remove: () => Promise.reject(SECRET),
       nextChange: () => Promise.reject(SECRET),
+      keys: failingKeys(() => Promise.reject(SECRET)),
     }),
   },
 ];

@@ -39,6 +39,8 @@ describe.each([
       "/lists",
       "/lists/default",
       "/lists/{name}",
+      "/lists/{name}/keys",
+      "/lists/{name}/keys/{id}",
       "/lists/{name}/tasks",
       "/lists/{name}/tasks/events",
       "/lists/{name}/tasks/{id}",
@@ -97,13 +99,21 @@ test("without tokens every operation says it needs no security; with them, the b
   const writeOnly = await documentOf(
     await appFrom({ WRITE_TOKENS: "write-token-0123456789" }).request("/openapi.json"),
   );
+  // Both uses of the bearer scheme: a deployment's token, and a key of the list the path names.
   expect(writeOnly.components?.securitySchemes).toEqual({
     bearerToken: expect.objectContaining({ type: "http", scheme: "bearer" }),
+    listKey: expect.objectContaining({ type: "http", scheme: "bearer" }),
   });
-  expect(writeOnly.paths["/tasks"]?.post?.security).toEqual([{ bearerToken: [] }]);
+  expect(writeOnly.paths["/tasks"]?.post?.security).toEqual([{ bearerToken: [] }, { listKey: [] }]);
   expect(Object.keys(writeOnly.paths["/tasks"]?.post?.responses ?? {})).toContain("401");
-  expect(Object.keys(writeOnly.paths["/tasks"]?.post?.responses ?? {})).not.toContain("403");
+  // A read key on a write is refused, though no read token is.
+  expect(writeOnly.paths["/tasks"]?.post?.responses?.["403"]).toEqual({ $ref: "#/components/responses/ReadOnly" });
   expect(writeOnly.paths["/tasks"]?.get?.security).toEqual([]);
+  expect(writeOnly.paths["/lists"]?.post?.security).toEqual([{ bearerToken: [] }]);
+  expect(writeOnly.paths["/lists/{name}/keys"]?.get?.security).toEqual([{ bearerToken: [] }]);
+  expect(writeOnly.paths["/lists/{name}/keys"]?.post?.responses?.["403"]).toEqual({
+    $ref: "#/components/responses/KeyNotForList",
+  });
 
   const both = await documentOf(
     await appFrom({ READ_TOKENS: "read-token-0123456789", WRITE_TOKENS: "write-token-0123456789" }).request(
@@ -111,7 +121,7 @@ test("without tokens every operation says it needs no security; with them, the b
     ),
   );
   for (const method of ["get", "head", "post"] as const) {
-    expect(both.paths["/index.php"]?.[method]?.security).toEqual([{ bearerToken: [] }]);
+    expect(both.paths["/index.php"]?.[method]?.security).toEqual([{ bearerToken: [] }, { listKey: [] }]);
     expect(Object.keys(both.paths["/index.php"]?.[method]?.responses ?? {})).toContain("401");
   }
   expect(Object.keys(both.paths["/tasks"]?.post?.responses ?? {})).toContain("403");
@@ -143,8 +153,10 @@ describe.each([
       for (const method of ["PUT", "DELETE", "PATCH", "PURGE", "POST"].filter(
         (m) => !listed.includes(m.toLowerCase()),
       )) {
-        // Task 1 stands for every task, and a list never created for every list: a method is refused before the list is looked at.
-        const res = await app.request(`${base}${path.replace("{id}", "1").replace("{name}", "other")}`, { method });
+        // Task 1 stands for every task, a key's id for every key, and a list never created for every
+        // list: a method is refused before the list is looked at.
+        const id = path.includes("/keys/") ? "abcdefghijklmnop" : "1";
+        const res = await app.request(`${base}${path.replace("{id}", id).replace("{name}", "other")}`, { method });
         expect(res.status, `${method} ${path}`).toBe(405);
         expect(res.headers.get("Allow"), `${method} ${path}`).toBe(listed.join(", ").toUpperCase());
       }

@@ -6,6 +6,7 @@ import { jsonString, requestLogger } from "../../src/http/request-log.ts";
 import type { RequestLog } from "../../src/http/request-wrapper.ts";
 import { MemoryStore } from "../../src/store/memory.ts";
 import type { TaskStore } from "../../src/store/store.ts";
+import { failingKeys } from "./helpers.ts";
 
 /** An app whose log lines are collected, each parsed as the JSON object it must be. */
 function loggedApp(env: EnvRecord, store: TaskStore = new MemoryStore()) {
@@ -33,6 +34,9 @@ const failingStore: TaskStore = {
   nextChange: async () => {
     throw new RangeError("database disk image is malformed");
   },
+  keys: failingKeys(async () => {
+    throw new RangeError("database disk image is malformed");
+  }),
 };
 
 describe("request log", () => {
@@ -116,6 +120,7 @@ describe("request log", () => {
       update: (id, patch, limits, ifMatch) => memory.update(id, patch, limits, ifMatch),
       remove: (id, ifMatch) => memory.remove(id, ifMatch),
       nextChange: (change, signal) => memory.nextChange(change, signal),
+      keys: memory.keys,
     };
     const { app, lines } = loggedApp({ LOG_LEVEL: level }, store);
     await app.request("/tasks");
@@ -238,6 +243,7 @@ describe("what a client sends cannot forge a log field or break the line", () =>
       text: false,
       method: text,
       list: undefined,
+      key: undefined,
       logFields: { query: text, userAgent: text },
       headers: undefined,
     };

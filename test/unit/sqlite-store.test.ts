@@ -239,7 +239,7 @@ describe("a SQLite store", () => {
     expect(store.read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
     expect(joinParts(store.read().body())).toEqual(json);
     expect(store.read().version).toBe("released00000000-40");
-    expect(first.query("SELECT version FROM schema_version")).toEqual([{ version: 4 }]);
+    expect(first.query("SELECT version FROM schema_version")).toEqual([{ version: 5 }]);
     const key = { scope: "", key: "kept-key", fingerprint: "fingerprint" };
     expect(await store.append({ title: "Again", completed: false }, LIMITS, key)).toMatchObject({
       outcome: "replayed",

@@ -3,7 +3,7 @@ import { StoreUnavailableError } from "../../src/errors.ts";
 import { DurableObjectStore, type ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
 import type { TaskStore } from "../../src/store/store.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
-import { appFrom, ENTRY_POINTS, expectJsonError } from "./helpers.ts";
+import { appFrom, ENTRY_POINTS, expectJsonError, failingKeys } from "./helpers.ts";
 
 const DETAIL = "connect ECONNREFUSED 10.0.0.7:5432";
 const MESSAGE = "Task list store cannot be reached: try again in a moment";
@@ -18,6 +18,7 @@ const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
       update: () => Promise.reject(new StoreUnavailableError(DETAIL)),
       remove: () => Promise.reject(new StoreUnavailableError(DETAIL)),
       nextChange: () => Promise.reject(new StoreUnavailableError(DETAIL)),
+      keys: failingKeys(() => Promise.reject(new StoreUnavailableError(DETAIL))),
     }),
   },
   {
@@ -26,7 +27,7 @@ const UNREACHABLE: readonly { kind: string; store: () => TaskStore }[] = [
       const fail = (): never => {
         throw new StoreUnavailableError(DETAIL);
       };
-      return { read: fail, append: fail, update: fail, remove: fail, nextChange: fail };
+      return { read: fail, append: fail, update: fail, remove: fail, nextChange: fail, keys: failingKeys(fail) };
     },
   },
 ];
@@ -97,6 +98,10 @@ describe("a Durable Object the Worker cannot reach", () => {
         stopWaiting: fail,
         fetch: fail,
         state: fail,
+        keys: fail,
+        addKey: fail,
+        removeKey: fail,
+        keyOf: fail,
         create: fail,
         retitle: fail,
         delete: fail,

@@ -91,10 +91,11 @@ export class DurableLists implements seam.TaskLists {
 
   /**
    * Hands a WebSocket subscriber of list `name` at `cursor` to the list's object, which holds it
-   * through the Hibernation API and counts its subscribers against `maxSubscribers`.
+   * through the Hibernation API and counts its subscribers against `maxSubscribers`; with the hash
+   * of the list key that let it in, until that key is revoked or expires.
    */
-  openSocket(name: string, request: Request, cursor: number, maxSubscribers: number): Promise<Response> {
-    return this.list(name).openSocket(request, cursor, maxSubscribers);
+  openSocket(name: string, request: Request, cursor: number, maxSubscribers: number, keyHash?: string) {
+    return this.list(name).openSocket(request, cursor, maxSubscribers, keyHash);
   }
 
   async create(title: string, limits: DirectoryLimits, key?: seam.IdempotencyKey): Promise<seam.ListWriteResult> {

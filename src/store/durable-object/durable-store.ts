@@ -9,13 +9,15 @@ import type { NewTask } from "../../list/task.ts";
 import { missingRead, StatedVersion } from "../list-read.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
 import type * as seam from "../store.ts";
+import { type ListObjectKeys, objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";
+import { type StorageFailed, type Stored, unlessFailed } from "./stored.ts";
 
 /** What a list's object answers a copy: the changes, and whether the list lives. */
 export type ListObjectChanges = ListChanges & { readonly list: seam.ListState };
 
 /** A list object's RPC methods, as the Worker and the directory object call them. */
-export interface ListObjectRpc {
+export interface ListObjectRpc extends ListObjectKeys {
   /** What changed after change `after` of list `instance` (see `ChangesSince`), and the list's state. */
   changes(instance: string | undefined, after: number): ListObjectChanges | Promise<ListObjectChanges>;
   /**
@@ -58,36 +60,6 @@ export interface ListObjectRpc {
   retitle(record: ListRecord): Stored<seam.ListState>;
   /** Deletes the list: called by the directory object alone. */
   delete(): Stored<seam.ListState>;
-}
-
-/**
- * What an object's write answers when its own storage refused it. Thrown across RPC, the error would
- * also be reported by workerd as an uncaught exception of the object; as a value, the caller alone
- * fails its request (500) or tries again (the directory), and logs it.
- */
-export interface StorageFailed {
-  readonly outcome: "storage-failed";
-  readonly message: string;
-}
-
-/** An object write's answer, or its storage's refusal. */
-type Stored<T> = T | StorageFailed | Promise<T | StorageFailed>;
-
-/** Runs `write` against the object's storage, answering its failure as a {@link StorageFailed}. */
-export function stored<T>(write: () => T): T | StorageFailed {
-  try {
-    return write();
-  } catch (error) {
-    return { outcome: "storage-failed", message: String(error) };
-  }
-}
-
-/** The answer of an object's write, throwing (500) where its storage refused it. */
-export function unlessFailed<T>(what: string, answer: T | StorageFailed): T {
-  if (typeof answer === "object" && answer !== null && (answer as { outcome?: unknown }).outcome === "storage-failed") {
-    throw new Error(`${what} could not write: ${(answer as StorageFailed).message}`);
-  }
-  return answer as T;
 }
 
 /** The binding of the object's class, as far as the store uses it. */
@@ -234,12 +206,17 @@ export class DurableObjectStore implements seam.TaskStore {
 
   /**
    * Hands a WebSocket subscriber at `cursor` to the object, which holds it through the Hibernation
-   * API and counts its subscribers against `maxSubscribers`.
+   * API and counts its subscribers against `maxSubscribers`; with the hash of the list key that let
+   * it in, until that key is revoked or expires.
    */
-  openSocket(request: Request, cursor: number, maxSubscribers: number): Promise<Response> {
-    const url = `https://task-list-object/follow?after=${cursor}&max=${maxSubscribers}`;
+  openSocket(request: Request, cursor: number, maxSubscribers: number, keyHash?: string): Promise<Response> {
+    const key = keyHash === undefined ? "" : `&key=${keyHash}`;
+    const url = `https://task-list-object/follow?after=${cursor}&max=${maxSubscribers}${key}`;
     return this.#call(() => this.#stub().fetch(new Request(url, { headers: request.headers })));
   }
+
+  /** The list's keys, in its object: each of their methods is one call to it. */
+  readonly keys: seam.KeyRows = objectKeyRows((work) => this.#call(() => work(this.#stub())));
 
   #stub(): ListObjectRpc {
     return this.#namespace.getByName(this.name);

@@ -17,8 +17,9 @@ import { SqliteDirectory } from "../sqlite/sqlite-directory.ts";
 import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
 import type { Directory, IdempotencyKey } from "../store.ts";
 import type { DirectoryReply, DirectoryRpc } from "./durable-lists.ts";
-import { type ListObjectNamespace, unlessFailed } from "./durable-store.ts";
+import type { ListObjectNamespace } from "./durable-store.ts";
 import { storageConnection } from "./object-storage.ts";
+import { unlessFailed } from "./stored.ts";
 
 /** A decision on a list that its own object must still be told of. */
 interface Intent {

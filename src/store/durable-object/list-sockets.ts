@@ -1,8 +1,10 @@
 // The WebSocket subscribers a list's Durable Object holds through the Hibernation API: admitted
-// with their cursor, fed each change, caught up in batches, and told when their list is deleted.
-import { eventText, GONE_TEXT, RESET_TEXT } from "../../list/event-text.ts";
+// with their cursor, fed each change, caught up in batches, and told when their list is deleted or
+// the key they came with is revoked or expires.
+import { eventText, GONE_TEXT, RESET_TEXT, REVOKED_TEXT } from "../../list/event-text.ts";
 import type { HeldList } from "../../list/held-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../../list/limits.ts";
+import type { ListKey } from "../../list/list-keys.ts";
 import { LIST_DELETED, TOO_MANY_SUBSCRIBERS } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 
@@ -34,6 +36,13 @@ interface Follower {
    * attachment then stays as it is from change to change, so a change writes none.
    */
   readonly live?: true;
+  /** When the key it came with expires, in ms since the epoch: the object's alarm revokes it then. */
+  readonly expires?: number;
+}
+
+/** The tag of the sockets that came with key `id`, so that its revocation finds them. */
+function keyTag(id: string): string {
+  return `key:${id}`;
 }
 
 /** The sockets of one object's list, which `list` gives as it is now (undefined once deleted). */
@@ -52,17 +61,49 @@ export class ListSockets {
 
   /**
    * Takes a subscriber at `cursor` unless `max` already follow the list: one text message per task
-   * after the cursor, then one per change.
+   * after the cursor, then one per change; with the `key` it came with, until that is revoked or expires.
    */
-  admit(list: HeldList, cursor: number, max: number): Response {
+  async admit(list: HeldList, cursor: number, max: number, key?: ListKey): Promise<Response> {
     if (this.#ctx.getWebSockets().length >= max) {
       return Response.json({ message: TOO_MANY_SUBSCRIBERS }, { status: 503, headers: { "Retry-After": "1" } });
     }
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
-    this.#ctx.acceptWebSocket(server);
-    this.#keep(server, { cursor, backlogEnd: list.change });
+    this.#ctx.acceptWebSocket(server, key === undefined ? [] : [keyTag(key.id)]);
+    const expires = key?.expires == null ? undefined : Date.parse(key.expires);
+    this.#keep(server, { cursor, backlogEnd: list.change, ...(expires === undefined ? {} : { expires }) });
     this.#feed(server);
+    if (expires !== undefined) await this.#wakeAt(expires);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Tells every socket that came with key `id` it was revoked, and closes it. */
+  revoked(id: string): void {
+    for (const ws of this.#ctx.getWebSockets(keyTag(id))) this.#revoke(ws);
+  }
+
+  /** Revokes the sockets whose key expired by `now`, and wakes the object again at the next expiry. */
+  async expire(now: number): Promise<void> {
+    let next: number | undefined;
+    for (const ws of this.#ctx.getWebSockets()) {
+      const { expires } = this.#follower(ws);
+      if (expires === undefined || ws.readyState !== WebSocket.OPEN) continue;
+      if (expires <= now) this.#revoke(ws);
+      else next = Math.min(next ?? expires, expires);
+    }
+    if (next !== undefined) await this.#wakeAt(next);
+  }
+
+  #revoke(ws: WebSocket): void {
+    this.#catchingUp.delete(ws);
+    if (ws.readyState !== WebSocket.OPEN) return;
+    ws.send(REVOKED_TEXT);
+    ws.close(rules.POLICY_VIOLATION, rules.KEY_REVOKED);
+  }
+
+  /** Sets the object's alarm to `at`, unless it is already set sooner. */
+  async #wakeAt(at: number): Promise<void> {
+    const set = await this.#ctx.storage.getAlarm();
+    if (set === null || set > at) await this.#ctx.storage.setAlarm(at);
   }
 
   /**
@@ -138,6 +179,7 @@ export class ListSockets {
       this.#keep(ws, { ...follower, live: true });
       return;
     }
+    const { backlogEnd, expires } = follower;
     if (queued(ws) >= rules.SOCKET_MARK_BYTES) {
       if (list.read().bytesChangedAfter(Math.max(follower.cursor, follower.backlogEnd)) > FOLLOWER_CUT_OFF_BYTES) {
         ws.close(rules.TRY_AGAIN_LATER, rules.TOO_FAR_BEHIND);
@@ -161,8 +203,8 @@ export class ListSockets {
       if (sent >= rules.SOCKET_MARK_BYTES) break;
     }
     if (sent < rules.SOCKET_MARK_BYTES) cursor = version.change;
-    const { backlogEnd } = follower;
-    this.#keep(ws, cursor === version.change ? { cursor, backlogEnd, live: true } : { cursor, backlogEnd });
+    const kept = { cursor, backlogEnd, ...(expires === undefined ? {} : { expires }) };
+    this.#keep(ws, cursor === version.change ? { ...kept, live: true } : kept);
     // The rest in later turns, so that the object answers other requests between two batches.
     if (cursor !== version.change) {
       this.#catchingUp.add(ws);

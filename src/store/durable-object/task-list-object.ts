@@ -5,9 +5,10 @@ import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
 import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
+import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
-import { LIST_DELETED, NOT_FOUND } from "../../messages.ts";
+import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import { changesReply } from "../changes-reply.ts";
 import { CHANGES_CHUNK_BYTES } from "../mirror.ts";
@@ -18,14 +19,18 @@ import type {
   AppendResult,
   IdempotencyKey,
   IfMatch,
+  KeyAdded,
+  KeyRemoved,
   ListMissing,
   ListState,
   RemoveResult,
   UpdateResult,
 } from "../store.ts";
-import { type ListObjectChanges, type ListObjectRpc, type StorageFailed, stored } from "./durable-store.ts";
+import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
 import { ListSockets } from "./list-sockets.ts";
-import { storageConnection } from "./object-storage.ts";
+import { HeldObjectKeys } from "./object-keys.ts";
+import { isEmpty, onlyList, storageConnection } from "./object-storage.ts";
+import { type StorageFailed, stored } from "./stored.ts";
 
 const decoder = new TextDecoder();
 
@@ -51,6 +56,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** Callers waiting in {@link nextChange}, by the key each gave; a change wakes them all. */
   readonly #waiting = new Map<string, (changed: boolean) => void>();
   readonly #sockets = new ListSockets(this.ctx, () => this.#list);
+  /** The list's keys, which live and die with it. */
+  readonly #keys: HeldObjectKeys;
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env);
@@ -61,6 +68,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     if (!isEmpty(this.#db)) openSqliteDatabase(this.#db);
     const name = ctx.id.name ?? onlyList(this.#db);
     this.#sqlite = new SqliteList(this.#db, name);
+    this.#keys = new HeldObjectKeys(this.#sqlite);
     if (name === DEFAULT_LIST && isEmpty(this.#db)) openSqliteDatabase(this.#db);
     if (name === DEFAULT_LIST && this.#sqlite.row() === undefined) {
       const [fresh] = freshDirectory(newInstance()).lists;
@@ -110,6 +118,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const failed = stored(() => this.#db.transaction(() => this.#sqlite.delete()));
     if (failed !== undefined) return failed;
     this.#list = undefined;
+    this.#keys.forget();
     this.#state = { state: "gone" };
     for (const wake of this.#waiting.values()) wake(true);
     this.#sockets.gone();
@@ -167,6 +176,25 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return result;
   }
 
+  keys(): readonly ListKey[] | ListMissing {
+    return this.#list === undefined ? this.#missing() : this.#keys.all();
+  }
+
+  addKey(row: ListKey, max: number): KeyAdded | StorageFailed {
+    return this.#list === undefined ? this.#missing() : this.#keys.add(row, max);
+  }
+
+  /** Revokes key `id`: every socket that came with it gets `revoked` and is closed. */
+  removeKey(id: string): KeyRemoved | StorageFailed {
+    const removed = this.#list === undefined ? this.#missing() : this.#keys.remove(id);
+    if (removed.outcome === "removed") this.#sockets.revoked(id);
+    return removed;
+  }
+
+  keyOf(hash: string): ListKey | undefined {
+    return this.#list === undefined ? undefined : this.#keys.byHash(hash);
+  }
+
   /** A deleted list's readers read again at once, and find it gone. */
   nextChange(change: number, waitMs: number, key: string): Promise<boolean> {
     if (this.#list === undefined || this.#list.change > change) return Promise.resolve(true);
@@ -187,19 +215,29 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   /**
-   * A WebSocket subscriber, forwarded by a Worker with its cursor as `after` and the deployment's
-   * MAX_SUBSCRIBERS as `max` (see {@link ListSockets}); 404 or 410 for a list that does not live.
+   * A WebSocket subscriber, forwarded by a Worker with its cursor as `after`, the deployment's
+   * MAX_SUBSCRIBERS as `max` (see {@link ListSockets}) and the hash of the list key it came with, if
+   * one let it in, as `key`; 404 or 410 for a list that does not live.
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const cursor = Number(url.searchParams.get("after") ?? "0");
     const max = Number(url.searchParams.get("max") ?? "0");
+    const hash = url.searchParams.get("key");
     const list = this.#list;
     if (list === undefined) {
       const gone = this.#state.state === "gone";
       return Response.json({ message: gone ? LIST_DELETED : NOT_FOUND }, { status: gone ? 410 : 404 });
     }
-    return this.#sockets.admit(list, cursor, max);
+    const key = hash === null ? undefined : this.#keys.byHash(hash);
+    // Revoked between the Worker's check and now: refused as the Worker refuses a key it does not know.
+    if (hash !== null && key === undefined) return unknownToken();
+    return this.#sockets.admit(list, cursor, max, key);
+  }
+
+  /** A key's expiry came: its sockets are told they are revoked. */
+  override async alarm(): Promise<void> {
+    await this.#sockets.expire(Date.now());
   }
 
   /** The service reads no message: a big one closes the socket, as on every runtime. */
@@ -230,6 +268,12 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 }
 
+/** The 401 of a key revoked since the Worker let its subscriber in. */
+function unknownToken(): Response {
+  const headers = { "WWW-Authenticate": 'Bearer realm="tasks", error="invalid_token"' };
+  return Response.json({ message: UNKNOWN_TOKEN }, { status: 401, headers });
+}
+
 /** What a list that does not live answers a copy: nothing, so a Worker's copy of it holds nothing. */
 const NO_CHANGES = {
   instance: "",
@@ -247,21 +291,4 @@ function titleOf(titleJson: Uint8Array): string {
   const title: unknown = JSON.parse(decoder.decode(titleJson));
   if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
   return title;
-}
-
-/**
- * Whether the object's SQLite holds none of the list's tables, of this release (`schema_version`) or
- * of an older one (`list`, `lists`): its list was never created. The platform keeps tables of its own
- * there, which say nothing of the list.
- */
-function isEmpty(db: SqliteConnection): boolean {
-  const ours = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name IN ('schema_version', 'list', 'lists')";
-  return db.query(ours).length === 0;
-}
-
-/** The name of an object that does not know its own: the one list its storage holds. */
-function onlyList(db: SqliteConnection): string {
-  const rows = isEmpty(db) ? [] : db.query("SELECT name FROM lists");
-  if (rows.length !== 1) throw new Error("A list's Durable Object must be reached by its list's name");
-  return String(rows[0]?.name);
 }

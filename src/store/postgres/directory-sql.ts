@@ -22,13 +22,13 @@ export interface DirectoryStatements {
   readonly retitled: string;
   /** A list deleted: `$2` name, `$3` the channel told. Its rows go after, by {@link DirectoryStatements.cleared}. */
   readonly deleted: string;
-  /** The tasks, tombstones, journal and keys of list `$1`, once it is not live. */
+  /** The tasks, tombstones, journal, Idempotency-Keys and list keys of list `$1`, once it is not live. */
   readonly cleared: string;
 }
 
 /** A list's rows in the tables keyed by list, removed in the statement of `guard` (a condition). */
 function clearing(s: string, name: string, guard: string): string {
-  return ["tasks", "deletions", "journal", "idempotency_keys", "idempotency_scopes"]
+  return ["tasks", "deletions", "journal", "idempotency_keys", "idempotency_scopes", "access_keys"]
     .map((table) => `cleared_${table} AS (DELETE FROM ${s}.${table} WHERE list = ${name} AND ${guard})`)
     .join(",\n");
 }

@@ -182,6 +182,20 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
       END LOOP;
     END;
     ${functions(target)}`,
+  // The keys that share a list: each kept as its SHA-256, never the key itself, and its label as its
+  // JSON string literal, as a title is. They go with their list (directory-sql.ts clears them).
+  ({ s }) => `
+    CREATE TABLE ${s}.access_keys (
+      seq bigserial PRIMARY KEY,
+      list text NOT NULL,
+      id text NOT NULL,
+      access text NOT NULL CHECK (access IN ('read', 'write')),
+      label_json text NOT NULL,
+      expires text,
+      hash text NOT NULL,
+      UNIQUE (list, id),
+      UNIQUE (list, hash)
+    );`,
 ];
 
 /** How many migrations this version knows: a schema at this version is up to date. */

@@ -14,6 +14,7 @@ import { BoundedCopies } from "../bounded-copies.ts";
 import type * as seam from "../store.ts";
 import { directoryState, writeDirectory } from "./directory-rows.ts";
 import { type DirectoryStatements, directoryStatements } from "./directory-sql.ts";
+import { KEYS_CHANGED } from "./key-rows.ts";
 import { ListCopy, type Watch } from "./list-copy.ts";
 import { PostgresDatabase, PREPARED, type WithClient } from "./postgres-database.ts";
 import { PostgresStore } from "./postgres-store.ts";
@@ -54,6 +55,8 @@ export class PostgresLists implements seam.TaskLists {
   readonly #watch: Watch;
   readonly #copies: BoundedCopies<ListCopy>;
   readonly #statements: DirectoryStatements;
+  /** Who hears of each list's keys' changes, while this process listens: subscriptions opened with a key. */
+  readonly #keyListeners = new Map<string, Set<() => void>>();
 
   /** `schema` must be a safe SQL identifier (see `parsePostgresSchema`); it also names the channel of every list. */
   constructor(use: WithClient, schema: string, watch: PostgresWatch) {
@@ -84,16 +87,38 @@ export class PostgresLists implements seam.TaskLists {
       this.#db.schema,
       (payload) => {
         const [name = "", change] = payload.split(" ");
+        if (change === KEYS_CHANGED) return this.#keysChanged(name);
         this.#copies.peek(name)?.changed(change === undefined ? undefined : Number(change));
       },
       () => {
         for (const copy of this.#copies.values()) copy.changed();
+        for (const name of this.#keyListeners.keys()) this.#keysChanged(name);
       },
     );
   }
 
   list(name: string): PostgresStore {
-    return new PostgresStore(this.#db, name, () => this.#copy(name));
+    const keysChanged = this.#listen === undefined ? undefined : (listener: () => void) => this.#onKeys(name, listener);
+    return new PostgresStore(this.#db, name, () => this.#copy(name), keysChanged);
+  }
+
+  /** Calls `listener` whenever list `name`'s keys may have changed, until the answer is called. */
+  #onKeys(name: string, listener: () => void): () => void {
+    let listeners = this.#keyListeners.get(name);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#keyListeners.set(name, listeners);
+    }
+    listeners.add(listener);
+    const kept = listeners;
+    return () => {
+      kept.delete(listener);
+      if (kept.size === 0 && this.#keyListeners.get(name) === kept) this.#keyListeners.delete(name);
+    };
+  }
+
+  #keysChanged(name: string): void {
+    for (const listener of [...(this.#keyListeners.get(name) ?? [])]) listener();
   }
 
   directory(): Promise<seam.Directory> {

@@ -10,6 +10,7 @@ import type { WriteResult } from "../../list/writes.ts";
 import type { ListChanges } from "../mirror.ts";
 import type * as seam from "../store.ts";
 import { applyParameters, caughtUp } from "./apply-sql.ts";
+import { postgresKeyRows } from "./key-rows.ts";
 import type { ListCopy } from "./list-copy.ts";
 import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
 import { storedKeys } from "./stored-keys.ts";
@@ -40,12 +41,23 @@ export class PostgresStore implements seam.TaskStore {
   readonly #db: PostgresDatabase;
   readonly #name: string;
   readonly #copy: () => ListCopy;
+  /** The list's keys: each of their reads and writes is one statement, or one short transaction. */
+  readonly keys: seam.KeyRows;
 
-  /** `copy` gives this process's copy of the list, asked for at each read: copies may be dropped between. */
-  constructor(db: PostgresDatabase, name: string, copy: () => ListCopy) {
+  /**
+   * `copy` gives this process's copy of the list, asked for at each read: copies may be dropped
+   * between; `keysChanged`, where this process listens, tells of every process's revocations.
+   */
+  constructor(
+    db: PostgresDatabase,
+    name: string,
+    copy: () => ListCopy,
+    keysChanged?: (listener: () => void) => () => void,
+  ) {
     this.#db = db;
     this.#name = name;
     this.#copy = copy;
+    this.keys = postgresKeyRows(db, name, keysChanged);
   }
 
   read(): Promise<seam.ListRead> {

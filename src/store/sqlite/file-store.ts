@@ -72,6 +72,13 @@ export class SqliteFileLists extends HeldLists {
           return new HeldListStore(
             () => list.held(list.row() ?? missing(name)),
             (change) => file.write(() => list.persist(change)),
+            {
+              keys: {
+                load: () => list.keys(),
+                add: (row) => file.write(() => connection.transaction(() => list.addKey(row))),
+                remove: (id) => file.write(() => connection.transaction(() => list.removeKey(id))),
+              },
+            },
           );
         },
         decide: (decision, maxKeys) => {

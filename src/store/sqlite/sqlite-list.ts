@@ -4,6 +4,7 @@
 import { EncodedList, type StoredTask } from "../../list/encoded-list.ts";
 import { HeldList, type ListChange } from "../../list/held-list.ts";
 import type { Continuation, ListRecord } from "../../list/list-directory.ts";
+import type { ListKey } from "../../list/list-keys.ts";
 import type { RememberedKey } from "../../list/remembered-keys.ts";
 import { INITIAL_TASKS } from "../../list/task.ts";
 import { newInstance } from "../new-history.ts";
@@ -139,7 +140,39 @@ export class SqliteList {
     db.query("DELETE FROM tasks WHERE list = ?", this.name);
     db.query("DELETE FROM deletions WHERE list = ?", this.name);
     db.query("DELETE FROM idempotency_keys WHERE list = ?", this.name);
+    db.query("DELETE FROM access_keys WHERE list = ?", this.name);
     db.query("UPDATE lists SET live = 0 WHERE name = ?", this.name);
+  }
+
+  /** The list's keys, oldest first. */
+  keys(): ListKey[] {
+    return this.#db
+      .query("SELECT id, access, label_json, expires, hash FROM access_keys WHERE list = ? ORDER BY seq", this.name)
+      .map((row) => ({
+        id: String(row.id),
+        access: row.access === "write" ? "write" : "read",
+        label: JSON.parse(String(row.label_json)) as string,
+        expires: row.expires === null ? null : String(row.expires),
+        hash: String(row.hash),
+      }));
+  }
+
+  /** Writes a key's row. */
+  addKey(row: ListKey): void {
+    this.#db.query(
+      "INSERT INTO access_keys (list, id, access, label_json, expires, hash) VALUES (?, ?, ?, ?, ?, ?)",
+      this.name,
+      row.id,
+      row.access,
+      JSON.stringify(row.label),
+      row.expires,
+      row.hash,
+    );
+  }
+
+  /** Deletes a key's row. */
+  removeKey(id: string): void {
+    this.#db.query("DELETE FROM access_keys WHERE list = ? AND id = ?", this.name, id);
   }
 
   /** Writes one change in one transaction: the task's row, the list's counters, and what goes with it. */

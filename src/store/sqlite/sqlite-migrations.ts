@@ -64,6 +64,12 @@ const MIGRATIONS: readonly (readonly string[])[] = [
   [
     "CREATE TABLE list_intents (name TEXT PRIMARY KEY, action TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL)",
   ],
+  // 5: the keys that share a list, each kept as the SHA-256 of the key, never the key itself; a
+  // label as its JSON string literal, as a title is.
+  [
+    "CREATE TABLE access_keys (seq INTEGER PRIMARY KEY AUTOINCREMENT, list TEXT NOT NULL, id TEXT NOT NULL, access TEXT NOT NULL, label_json TEXT NOT NULL, expires TEXT, hash TEXT NOT NULL, UNIQUE (list, id))",
+    "CREATE INDEX access_keys_by_list ON access_keys (list)",
+  ],
 ];
 
 /** The version a database is at once every migration ran. */

@@ -1,0 +1,32 @@
+// What a Durable Object's write answers when its own storage refused it, as a value rather than a
+// thrown error, and how a caller reads it.
+
+/**
+ * What an object's write answers when its own storage refused it. Thrown across RPC, the error would
+ * also be reported by workerd as an uncaught exception of the object; as a value, the caller alone
+ * fails its request (500) or tries again (the directory), and logs it.
+ */
+export interface StorageFailed {
+  readonly outcome: "storage-failed";
+  readonly message: string;
+}
+
+/** An object write's answer, or its storage's refusal. */
+export type Stored<T> = T | StorageFailed | Promise<T | StorageFailed>;
+
+/** Runs `write` against the object's storage, answering its failure as a {@link StorageFailed}. */
+export function stored<T>(write: () => T): T | StorageFailed {
+  try {
+    return write();
+  } catch (error) {
+    return { outcome: "storage-failed", message: String(error) };
+  }
+}
+
+/** The answer of an object's write, throwing (500) where its storage refused it. */
+export function unlessFailed<T>(what: string, answer: T | StorageFailed): T {
+  if (typeof answer === "object" && answer !== null && (answer as { outcome?: unknown }).outcome === "storage-failed") {
+    throw new Error(`${what} could not write: ${(answer as StorageFailed).message}`);
+  }
+  return answer as T;
+}

@@ -1,0 +1,92 @@
+// A list's keys in PostgreSQL: one row each in the schema's access_keys table, read, added, revoked
+// and looked up by one statement (or one short transaction) at a time, so every process sees a
+// revocation as soon as it is answered.
+import type { ListKey } from "../../list/list-keys.ts";
+import type * as seam from "../store.ts";
+import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
+
+/** The statements, in schema `s`; each takes the list's name as `$1`. */
+function keyStatements(s: string) {
+  const columns = "k.id, k.access, k.label_json, k.expires, k.hash";
+  return {
+    /** The list's row (none: never created) and its keys, oldest first. */
+    all: `SELECT l.live, ${columns} FROM ${s}.lists l LEFT JOIN ${s}.access_keys k ON k.list = l.name
+WHERE l.name = $1 ORDER BY k.seq`,
+    /** Holds the list's row while a key is added, so two additions follow one another. */
+    lock: `SELECT live FROM ${s}.lists WHERE name = $1 FOR UPDATE`,
+    /** The list's keys, counted in a snapshot taken once the lock is held: each addition before is seen. */
+    count: `SELECT count(*)::int AS keys FROM ${s}.access_keys WHERE list = $1`,
+    add: `INSERT INTO ${s}.access_keys (list, id, access, label_json, expires, hash) VALUES ($1, $2, $3, $4, $5, $6)`,
+    /**
+     * Removes key `$2` while the list lives, telling every process on channel `$3` at commit; the
+     * list's row says which answer is due otherwise.
+     */
+    remove: `WITH removed AS (
+  DELETE FROM ${s}.access_keys k USING ${s}.lists l WHERE k.list = $1 AND k.id = $2 AND l.name = $1 AND l.live
+  RETURNING k.id
+), told AS (SELECT pg_notify($3, $1 || ' ${KEYS_CHANGED}') FROM removed)
+SELECT l.live, (SELECT count(*) FROM removed)::int AS removed, (SELECT count(*) FROM told) AS told
+FROM ${s}.lists l WHERE l.name = $1`,
+    /** The key of hash `$2`, while its list lives. */
+    byHash: `SELECT ${columns} FROM ${s}.access_keys k JOIN ${s}.lists l ON l.name = k.list AND l.live
+WHERE k.list = $1 AND k.hash = $2`,
+  };
+}
+
+/** What follows a list's name in a notification that its keys changed; a task write's is a number. */
+export const KEYS_CHANGED = "keys";
+
+/**
+ * The keys of list `name`, in the schema `db` reaches; with `onChange`, where this process hears of
+ * every process's revocations (LISTEN).
+ */
+export function postgresKeyRows(
+  db: PostgresDatabase,
+  name: string,
+  onChange?: (listener: () => void) => () => void,
+): seam.KeyRows {
+  const sql = keyStatements(`"${db.schema}"`);
+  const missing = (live: unknown): seam.ListMissing => ({ outcome: live === false ? "list-gone" : "list-not-found" });
+  return {
+    all: () =>
+      db.run("read", async (client) => {
+        const rows = await client.unsafe(sql.all, [name], PREPARED);
+        if (rows[0]?.live !== true) return missing(rows[0]?.live);
+        return rows.filter((row) => row.id !== null).map(keyOf);
+      }),
+    add: (row, max) =>
+      db.run("write", (client) =>
+        client.begin(async (tx) => {
+          const [list] = await tx.unsafe(sql.lock, [name], PREPARED);
+          if (list?.live !== true) return missing(list?.live);
+          const [counted] = await tx.unsafe(sql.count, [name], PREPARED);
+          if (Number(counted?.keys) >= max) return { outcome: "full" } as const;
+          const parameters = [name, row.id, row.access, JSON.stringify(row.label), row.expires, row.hash];
+          await tx.unsafe(sql.add, parameters, PREPARED);
+          return { outcome: "added" } as const;
+        }),
+      ) as Promise<seam.KeyAdded>,
+    remove: (id) =>
+      db.run("write", async (client) => {
+        const [list] = await client.unsafe(sql.remove, [name, id, db.schema], PREPARED);
+        if (list?.live !== true) return missing(list?.live);
+        return { outcome: Number(list.removed) > 0 ? "removed" : "not-found" } as const;
+      }),
+    byHash: (hash) =>
+      db.run("read", async (client) => {
+        const [row] = await client.unsafe(sql.byHash, [name, hash], PREPARED);
+        return row === undefined ? undefined : keyOf(row);
+      }),
+    ...(onChange === undefined ? {} : { onChange }),
+  };
+}
+
+function keyOf(row: Record<string, unknown>): ListKey {
+  return {
+    id: String(row.id),
+    access: row.access === "write" ? "write" : "read",
+    label: JSON.parse(String(row.label_json)) as string,
+    expires: row.expires === null ? null : String(row.expires),
+    hash: String(row.hash),
+  };
+}
