@@ -67,6 +67,8 @@ export class ListCopy implements HeldCopy {
    * reads nothing, and a reader that waits next goes to read at once.
    */
   #stale = false;
+  /** The change the waiting readers were last woken for: each change the copy takes wakes them once. */
+  #told = 0;
   /** The writes of this process to the list, one after another: each decides against the copy its previous left. */
   #writes: Promise<unknown> = Promise.resolve();
 
@@ -111,6 +113,9 @@ export class ListCopy implements HeldCopy {
         );
       const version = await (sql === undefined ? this.#db.run("read", catchUp) : catchUp(sql));
       if (this.#missing.signal.aborted) this.#missing = new AbortController();
+      // Whichever read brought a change wakes the readers waiting for it: the notification that
+      // told of it may have come while none waited, and been taken by a reader that read it since.
+      this.#tell();
       const state = this.#state;
       if (this.#read?.of !== version || this.#read.state !== state) {
         this.#read = { of: version, state, as: new StatedVersion(version, state) };
@@ -144,7 +149,7 @@ export class ListCopy implements HeldCopy {
   wrote(target: WriteTarget, at: number, apply: () => void): void {
     if (this.#mirror !== target.mirror) return;
     target.mirror.wrote(target.list, at, apply);
-    this.#changes?.notify();
+    this.#tell();
   }
 
   /**
@@ -168,8 +173,15 @@ export class ListCopy implements HeldCopy {
     if (change !== undefined && this.#mirror.current.change >= change) return;
     this.#stale = true;
     if (this.#waiting === 0) return;
-    const notify = () => this.#changes?.notify();
-    this.read().then(notify, notify);
+    this.read().catch(() => {});
+  }
+
+  /** Wakes the waiting readers once for each change the copy takes. */
+  #tell(): void {
+    const change = this.#mirror.current.change;
+    if (change === this.#told) return;
+    this.#told = change;
+    this.#changes?.notify();
   }
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
