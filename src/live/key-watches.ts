@@ -23,7 +23,7 @@ export function watchKey(keys: KeyRows, key: ListKey, revoked: () => void, inter
   const stops: (() => void)[] = [];
   const stop = () => {
     stopped = true;
-    clearTimeout(expiry);
+    if (expiry !== undefined) clearTimeout(expiry);
     for (const each of stops) each();
   };
   const look = async (): Promise<void> => {

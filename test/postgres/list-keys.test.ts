@@ -68,19 +68,31 @@ test("a key made in one process opens its list in another, until one of them rev
   expect(await one.sql.unsafe("SELECT * FROM list_keys_shared.access_keys")).toHaveLength(0);
 });
 
-test("of many keys made at once from two processes, no more than a list's 100 are kept", async () => {
+test("of many keys made at once from two processes, no more than a list's 100 are kept; a revoked key makes room for one, and the list made again holds 100 anew", async () => {
   const one = await processApp("list_keys_full");
   const two = await processApp("list_keys_full");
   expect((await sendJson(one.app, "PUT", "/lists/crowded", { title: "Crowded" }, asWriter)).status).toBe(201);
-  const statuses = await Promise.all(
+  const made = await Promise.all(
     Array.from({ length: 110 }, (_, i) =>
-      sendJson(i % 2 === 0 ? one.app : two.app, "POST", "/lists/crowded/keys", { access: "read" }, asWriter).then(
-        (res) => res.status,
-      ),
+      sendJson(i % 2 === 0 ? one.app : two.app, "POST", "/lists/crowded/keys", { access: "read" }, asWriter),
     ),
   );
+  const statuses = made.map((res) => res.status);
   expect(statuses.filter((status) => status === 201)).toHaveLength(100);
   expect(statuses.filter((status) => status === 507)).toHaveLength(10);
+  const add = (app: TaskApp) => sendJson(app, "POST", "/lists/crowded/keys", { access: "read" }, asWriter);
+  const kept = made.find((res) => res.status === 201);
+  const { id } = (await kept?.json()) as { id: string };
+  expect((await two.app.request(`/lists/crowded/keys/${id}`, { method: "DELETE", headers: asWriter })).status).toBe(
+    204,
+  );
+  expect((await add(one.app)).status).toBe(201);
+  expect((await add(two.app)).status).toBe(507);
+  expect((await one.app.request("/lists/crowded", { method: "DELETE", headers: asWriter })).status).toBe(204);
+  expect((await sendJson(two.app, "PUT", "/lists/crowded", { title: "Again" }, asWriter)).status).toBe(201);
+  const again = await Promise.all(Array.from({ length: 100 }, (_, i) => add(i % 2 === 0 ? one.app : two.app)));
+  expect(again.map((res) => res.status).filter((status) => status === 201)).toHaveLength(100);
+  expect((await add(one.app)).status).toBe(507);
 });
 
 test("a subscription one process holds for a key gets revoked and ends when another process revokes the key", async () => {

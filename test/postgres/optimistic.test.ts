@@ -146,6 +146,8 @@ test("a schema at version 3 loses the functions that decided task and list write
       CREATE FUNCTION "${schema}".record_change(text, bigint, integer, bigint, text, boolean, bigint)
         RETURNS void LANGUAGE sql AS '';
       CREATE FUNCTION "${schema}".put_list(text, text, jsonb, boolean, integer) RETURNS void LANGUAGE sql AS '';
+      DROP TABLE "${schema}".access_keys;
+      ALTER TABLE "${schema}".lists DROP COLUMN key_count;
       UPDATE "${schema}".schema_version SET version = 3`)
       .simple();
   });

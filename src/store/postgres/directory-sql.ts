@@ -57,7 +57,7 @@ made AS (
     SELECT $2, $3, true, taken.change, $4, $5, 0, $6, 2, $7, $7 FROM taken
     ON CONFLICT (name) DO UPDATE SET title_json = EXCLUDED.title_json, live = true, position = EXCLUDED.position,
       version = EXCLUDED.version, instance = EXCLUDED.instance, task_count = 0, last_id = EXCLUDED.last_id,
-      json_bytes = 2, change_number = EXCLUDED.change_number, forgotten = EXCLUDED.forgotten
+      json_bytes = 2, change_number = EXCLUDED.change_number, forgotten = EXCLUDED.forgotten, key_count = 0
     RETURNING name
 ), keyed AS (
   INSERT INTO ${s}.list_keys (scope, key, fingerprint, list_json) SELECT $8, $9, $10, $11 FROM taken
@@ -74,7 +74,8 @@ UPDATE ${s}.lists SET title_json = $3, version = $4 FROM taken WHERE name = $2 R
     // Waits on a task write holding the list's row; once it commits the list is not live, so no task
     // write to it commits after, and its readers, told, read it gone.
     deleted: `WITH ${taken(", live_lists = live_lists - 1")},
-gone AS (UPDATE ${s}.lists SET live = false, task_count = 0, json_bytes = 2 FROM taken WHERE name = $2 RETURNING name)
+gone AS (UPDATE ${s}.lists SET live = false, task_count = 0, json_bytes = 2, key_count = 0 FROM taken WHERE name = $2
+  RETURNING name)
 SELECT name, pg_notify($3, name) FROM gone`,
     cleared: `WITH ${clearing(s, "$1", `EXISTS (SELECT FROM ${s}.lists WHERE name = $1 AND NOT live)`)}
 SELECT 1`,

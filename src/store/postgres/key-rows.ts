@@ -1,6 +1,6 @@
 // A list's keys in PostgreSQL: one row each in the schema's access_keys table, read, added, revoked
-// and looked up by one statement (or one short transaction) at a time, so every process sees a
-// revocation as soon as it is answered.
+// and looked up by one statement at a time, so every process sees a revocation as soon as it is
+// answered.
 import type { ListKey } from "../../list/list-keys.ts";
 import type * as seam from "../store.ts";
 import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
@@ -12,11 +12,18 @@ function keyStatements(s: string) {
     /** The list's row (none: never created) and its keys, oldest first. */
     all: `SELECT l.live, ${columns} FROM ${s}.lists l LEFT JOIN ${s}.access_keys k ON k.list = l.name
 WHERE l.name = $1 ORDER BY k.seq`,
-    /** Holds the list's row while a key is added, so two additions follow one another. */
-    lock: `SELECT live FROM ${s}.lists WHERE name = $1 FOR UPDATE`,
-    /** The list's keys, counted in a snapshot taken once the lock is held: each addition before is seen. */
-    count: `SELECT count(*)::int AS keys FROM ${s}.access_keys WHERE list = $1`,
-    add: `INSERT INTO ${s}.access_keys (list, id, access, label_json, expires, hash) VALUES ($1, $2, $3, $4, $5, $6)`,
+    /**
+     * Adds a key while the list lives and holds fewer than `$7`, counting it on the list's row in the
+     * same statement: two additions from two processes follow one another on that row.
+     */
+    add: `WITH counted AS (
+  UPDATE ${s}.lists SET key_count = key_count + 1 WHERE name = $1 AND live AND key_count < $7 RETURNING name
+), added AS (
+  INSERT INTO ${s}.access_keys (list, id, access, label_json, expires, hash) SELECT $1, $2, $3, $4, $5, $6 FROM counted
+)
+SELECT count(*)::int AS added FROM counted`,
+    /** Whether a list that took no key lives: if so, it is full. */
+    live: `SELECT live FROM ${s}.lists WHERE name = $1`,
     /**
      * Removes key `$2` while the list lives, telling every process on channel `$3` at commit; the
      * list's row says which answer is due otherwise.
@@ -24,6 +31,8 @@ WHERE l.name = $1 ORDER BY k.seq`,
     remove: `WITH removed AS (
   DELETE FROM ${s}.access_keys k USING ${s}.lists l WHERE k.list = $1 AND k.id = $2 AND l.name = $1 AND l.live
   RETURNING k.id
+), counted AS (
+  UPDATE ${s}.lists SET key_count = key_count - 1 WHERE name = $1 AND EXISTS (SELECT FROM removed)
 ), told AS (SELECT pg_notify($3, $1 || ' ${KEYS_CHANGED}') FROM removed)
 SELECT l.live, (SELECT count(*) FROM removed)::int AS removed, (SELECT count(*) FROM told) AS told
 FROM ${s}.lists l WHERE l.name = $1`,
@@ -55,17 +64,13 @@ export function postgresKeyRows(
         return rows.filter((row) => row.id !== null).map(keyOf);
       }),
     add: (row, max) =>
-      db.run("write", (client) =>
-        client.begin(async (tx) => {
-          const [list] = await tx.unsafe(sql.lock, [name], PREPARED);
-          if (list?.live !== true) return missing(list?.live);
-          const [counted] = await tx.unsafe(sql.count, [name], PREPARED);
-          if (Number(counted?.keys) >= max) return { outcome: "full" } as const;
-          const parameters = [name, row.id, row.access, JSON.stringify(row.label), row.expires, row.hash];
-          await tx.unsafe(sql.add, parameters, PREPARED);
-          return { outcome: "added" } as const;
-        }),
-      ) as Promise<seam.KeyAdded>,
+      db.run("write", async (client) => {
+        const parameters = [name, row.id, row.access, JSON.stringify(row.label), row.expires, row.hash, max];
+        const [counted] = await client.unsafe(sql.add, parameters, PREPARED);
+        if (Number(counted?.added) > 0) return { outcome: "added" } as const;
+        const [list] = await client.unsafe(sql.live, [name], PREPARED);
+        return list?.live === true ? ({ outcome: "full" } as const) : missing(list?.live);
+      }),
     remove: (id) =>
       db.run("write", async (client) => {
         const [list] = await client.unsafe(sql.remove, [name, id, db.schema], PREPARED);

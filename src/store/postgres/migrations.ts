@@ -183,8 +183,10 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
     END;
     ${functions(target)}`,
   // The keys that share a list: each kept as its SHA-256, never the key itself, and its label as its
-  // JSON string literal, as a title is. They go with their list (directory-sql.ts clears them).
+  // JSON string literal, as a title is. They go with their list (directory-sql.ts clears them). The
+  // list's row counts them, so that an addition checks the bound and counts itself in one statement.
   ({ s }) => `
+    ALTER TABLE ${s}.lists ADD COLUMN key_count integer NOT NULL DEFAULT 0;
     CREATE TABLE ${s}.access_keys (
       seq bigserial PRIMARY KEY,
       list text NOT NULL,
