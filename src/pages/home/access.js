@@ -8,7 +8,7 @@ const notice = byId("read-only", HTMLParagraphElement);
 // Every control that writes, creating a list included, beside each task's own, which rows take from isReadOnly when drawn; a task
 // whose deletion waits to be sent keeps its controls off.
 const ROW = ".tasks li:not(.deleting)";
-const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, #rename-list, #delete-list, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
+const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, #rename-list, #delete-list, #share-open, #share-submit, .share-links .revoke, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
 /** What a person on a read link is told, in place of the service's words for a token. */
 export const READ_LINK = "This link may only read the list: it is shown, and the controls that change it are off";
 
