@@ -1,4 +1,4 @@
-// axe-core run in the home page in Chromium: no violation empty, with tasks, editing, filtered, dark, offering Undo, with writes waiting, on a named list's page, with its deletion shown.
+// axe-core run in the home page in Chromium: no violation empty, with tasks, editing, filtered, dark, offering Undo, with writes waiting, on a named list's page, with its deletion shown, sharing it.
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
 import { violations } from "./axe.ts";
@@ -124,5 +124,26 @@ describe("the home page, checked by axe-core", () => {
       await page.emulateMedia({ colorScheme: scheme });
       expect(await violations(page), `the list deleted, ${scheme}`).toEqual([]);
     }
+  });
+
+  test("has no violation with the Share panel open, a link made and links listed, light and dark, wide and on a phone", async () => {
+    const page = await openPage(home());
+    await page.getByRole("button", { name: "Share", exact: true }).click();
+    await page.getByText("No links yet", { exact: true }).waitFor();
+    for (const label of ["For the neighbours", ""]) {
+      await page.getByRole("textbox", { name: "Label", exact: true }).fill(label);
+      await page.getByRole("button", { name: "Make link", exact: true }).click();
+      await page.getByRole("textbox", { name: "New link", exact: true }).waitFor();
+    }
+    await expect.poll(() => page.locator("#share-links li").count()).toBe(2);
+    for (const width of [1200, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        expect(await violations(page), `sharing, ${width} px, ${scheme}`).toEqual([]);
+      }
+    }
+    await page.getByRole("button", { name: "Revoke the link “For the neighbours”", exact: true }).click();
+    await expect.poll(() => page.locator("#share-links li").count()).toBe(1);
   });
 });

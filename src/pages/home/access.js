@@ -3,11 +3,30 @@
 import { byId, say } from "./dom.js";
 
 const READ_ONLY_KEY = "task-list-read-only";
+const LINK_KEY = "task-list-from-link";
 const notice = byId("read-only", HTMLParagraphElement);
 // Every control that writes, creating a list included, beside each task's own, which rows take from isReadOnly when drawn; a task
 // whose deletion waits to be sent keeps its controls off.
 const ROW = ".tasks li:not(.deleting)";
-const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, #rename-list, #delete-list, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
+const CONTROLS = `#title, #toggle-all, #clear-completed, #new-list-title, #new-list-submit, #rename-list, #delete-list, #share-open, #share-submit, .share-links .revoke, ${ROW} .done-box, ${ROW} .edit, ${ROW} .delete`;
+/** What a person on a read link is told, in place of the service's words for a token. */
+export const READ_LINK = "This link may only read the list: it is shown, and the controls that change it are off";
+
+/** Whether the kept token is a list key a share link gave, which opens this list's tasks and nothing else. */
+export function fromLink() {
+  return sessionStorage.getItem(LINK_KEY) !== null;
+}
+
+/**
+ * Notes whether the kept token came from a share link; the page then hides what only a deployment
+ * token may do (renaming, deleting and sharing the list), as the service would answer 403.
+ * @param {boolean} link
+ */
+export function markLink(link) {
+  if (link) sessionStorage.setItem(LINK_KEY, "1");
+  else sessionStorage.removeItem(LINK_KEY);
+  document.body.classList.toggle("list-key", link);
+}
 
 /** Whether the kept token may only read: the service answered a write with 403. */
 export function isReadOnly() {
@@ -31,6 +50,7 @@ export function writable() {
 
 /** Shows the page as the kept token allows, after a reload too. */
 export function showAccess() {
+  document.body.classList.toggle("list-key", fromLink());
   showControls(sessionStorage.getItem(READ_ONLY_KEY) ?? "");
 }
 
@@ -45,8 +65,8 @@ function showControls(message) {
   for (const title of document.querySelectorAll(`${ROW} .title-text`)) {
     if (title instanceof HTMLElement) title.tabIndex = off ? -1 : 0;
   }
-  say(
-    notice,
-    off ? `${message}. The lists are shown, and the controls that change them are off until you change the token` : "",
-  );
+  const why = fromLink()
+    ? READ_LINK
+    : `${message}. The lists are shown, and the controls that change them are off until you change the token`;
+  say(notice, off ? why : "");
 }

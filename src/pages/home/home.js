@@ -13,11 +13,15 @@ import { listTools } from "./list-tools.js";
 import { followLists, readLists, restartLists } from "./lists.js";
 import { keepPageOffline, lastSeen } from "./offline.js";
 import { dropToken, openApiUrl } from "./service.js";
+import { shareList } from "./share.js";
+import { learnLinkAccess, takeLinkKey } from "./share-link.js";
 import { refresh, restart, stopStream } from "./sync.js";
 import { controlTasks } from "./task-controls.js";
 import { showTokenForm, takeTokens, tokenTools } from "./token.js";
 import { deleteTasks } from "./undo.js";
 
+// Before anything reads the list, or the filters read the address's fragment.
+const linked = takeLinkKey();
 byId("openapi-link", HTMLAnchorElement).href = openApiUrl;
 // The list as last seen shows at once, while it is read, and stays shown when it cannot be.
 const seen = lastSeen();
@@ -27,6 +31,7 @@ addTasks();
 controlTasks();
 deleteTasks();
 listTools();
+shareList();
 editTitles(rows);
 editTitles(queuedRows);
 showAccess();
@@ -60,6 +65,7 @@ addEventListener("pagehide", () => {
 });
 byId("title", HTMLInputElement).focus();
 refresh();
+if (linked) learnLinkAccess();
 followLists();
 sendWaiting();
 keepPageOffline();

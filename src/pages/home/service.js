@@ -1,6 +1,6 @@
 // The home page's script: the service's addresses, its token and how the page sends it requests.
 // @ts-check
-import { writable } from "./access.js";
+import { markLink, writable } from "./access.js";
 import { byId } from "./dom.js";
 
 // The page is the base path with or without its trailing slash, the default list's page, or a named
@@ -42,14 +42,17 @@ export function isToken(token) {
 /**
  * Keeps a token for this tab only, until it is closed.
  * @param {string} token
+ * @param {boolean} [link] whether it is a list key a share link gave
  */
-export function keepToken(token) {
+export function keepToken(token, link = false) {
   sessionStorage.setItem(TOKEN_KEY, token);
+  markLink(link);
   tokenChanged();
 }
 
 export function dropToken() {
   sessionStorage.removeItem(TOKEN_KEY);
+  markLink(false);
   tokenChanged();
 }
 

@@ -1,5 +1,6 @@
 // The home page's script: keeps the list shown current, following the list's events or polling it.
 // @ts-check
+import { fromLink } from "./access.js";
 import { byId, say } from "./dom.js";
 import { isGone, listGone } from "./gone.js";
 import { clear, put, remove, render } from "./list.js";
@@ -30,14 +31,20 @@ export function following() {
   return streaming !== null;
 }
 
+// A share link's key is refused only once it was revoked, expired or died with its list: the
+// service's words for an unknown token would say nothing of that to a person who was given a link.
+const LINK_ENDED =
+  "This link was revoked or has expired: ask whoever shared it for a new one, or give a token to open the list";
+
 /**
  * Drops the kept token, stops following the list and asks for a token, saying why.
  * @param {string} message
  */
 export function askForToken(message) {
+  const link = fromLink();
   dropToken();
   stopStream();
-  showTokenForm(message);
+  showTokenForm(link ? LINK_ENDED : message);
 }
 
 /**
@@ -215,6 +222,11 @@ function apply(lines) {
   // The list was deleted: the stream ends after this, and reading the list again would answer 410.
   if (kind === "gone") {
     listGone();
+    return;
+  }
+  // The key the stream was opened with was revoked or expired: the stream ends after this.
+  if (kind === "revoked") {
+    askForToken("The token this page used was revoked");
     return;
   }
   if (kind === "reset") {
