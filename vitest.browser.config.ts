@@ -11,5 +11,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A page on a busy machine can take seconds to show what a poll waits for: vitest's 1 s failed it.
+    expect: { poll: { timeout: 20_000 } },
   },
 });
