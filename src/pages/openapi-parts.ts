@@ -19,6 +19,14 @@ export type Json = { readonly [key: string]: unknown };
 /** The largest cursor: at most 15 digits. */
 const MAX_CURSOR = 999_999_999_999_999;
 
+/** A list key as the keys' routes show it; a new key's also has the key itself. */
+const LIST_KEY_PROPERTIES = {
+  id: { type: "string", pattern: "^[a-z2-7]{16}$" },
+  access: { enum: ["read", "write"] },
+  label: { type: "string" },
+  expires: { type: ["string", "null"], format: "date-time" },
+};
+
 /** The document's tags, each route's operations under one, with what they group. */
 export const TAGS = {
   lists: "The lists of this deployment: enumerate them, create, retitle and delete one",
@@ -132,22 +140,14 @@ export function components(config: AppConfig): Json {
       },
       ListKey: {
         type: "object",
-        properties: {
-          id: { type: "string", pattern: "^[a-z2-7]{16}$" },
-          access: { enum: ["read", "write"] },
-          label: { type: "string" },
-          expires: { type: ["string", "null"], format: "date-time" },
-        },
+        properties: LIST_KEY_PROPERTIES,
         required: ["id", "access", "label", "expires"],
         additionalProperties: false,
       },
       CreatedListKey: {
         type: "object",
         properties: {
-          id: { type: "string", pattern: "^[a-z2-7]{16}$" },
-          access: { enum: ["read", "write"] },
-          label: { type: "string" },
-          expires: { type: ["string", "null"], format: "date-time" },
+          ...LIST_KEY_PROPERTIES,
           key: { type: "string", pattern: "^lk_[A-Za-z0-9_-]{43}$", description: "Shown this once" },
         },
         required: ["id", "access", "label", "expires", "key"],
