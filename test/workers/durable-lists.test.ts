@@ -206,14 +206,18 @@ describe("lists on Durable Objects, through the Worker", () => {
 
 describe("a failure between the directory and a list's object", () => {
   /**
-   * Makes list `name`'s object refuse to write its row (`INSERT` or `UPDATE`), as a crash would
-   * leave it untold; the object of a name never created gets its tables first, to hold the trigger.
+   * Makes list `name`'s object refuse to write its row, as a crash would leave it untold: the row
+   * that makes its list live (the object of a name never created gets its tables first, to hold the
+   * trigger), or the one row a deletion keeps in place of its tables.
    */
-  const refuse = (name: string, statement: "INSERT" | "UPDATE") =>
+  const refuse = (name: string, row: "list" | "deleted") =>
     runInDurableObject(listObjects().getByName(name), (_instance, state) => {
       openSqliteDatabase(storageConnection(state.storage));
+      if (row === "deleted") {
+        state.storage.sql.exec("CREATE TABLE deleted_list (name TEXT, highest_id INTEGER, change INTEGER)");
+      }
       state.storage.sql.exec(
-        `CREATE TRIGGER refuse_row BEFORE ${statement} ON lists BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`,
+        `CREATE TRIGGER refuse_row BEFORE INSERT ON ${row === "list" ? "lists" : "deleted_list"} BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`,
       );
     });
   const allow = (name: string) =>
@@ -222,7 +226,7 @@ describe("a failure between the directory and a list's object", () => {
     });
 
   test("a creation its list's object missed is made when the directory wakes on its alarm: /lists and the list agree", async () => {
-    await refuse("missed-creation", "INSERT");
+    await refuse("missed-creation", "list");
     expect((await send("PUT", "/lists/missed-creation", { title: "Missed" })).status).toBe(503);
     expect((await send("GET", "/lists/missed-creation")).status).toBe(404);
     await allow("missed-creation");
@@ -236,7 +240,7 @@ describe("a failure between the directory and a list's object", () => {
 
   test("a deletion its list's object missed is made at the directory's next call; the list takes no new decision till then", async () => {
     expect((await send("PUT", "/lists/missed-deletion", { title: "Doomed" })).status).toBe(201);
-    await refuse("missed-deletion", "UPDATE");
+    await refuse("missed-deletion", "deleted");
     expect((await send("DELETE", "/lists/missed-deletion")).status).toBe(503);
     expect(await names()).not.toContain("missed-deletion");
     expect((await send("PUT", "/lists/missed-deletion", { title: "Back" })).status).toBe(503);

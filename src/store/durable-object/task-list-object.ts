@@ -29,7 +29,7 @@ import type {
 import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { HeldObjectKeys } from "./object-keys.ts";
-import { isEmpty, onlyList, storageConnection } from "./object-storage.ts";
+import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";
 import { type StorageFailed, stored } from "./stored.ts";
 
 const decoder = new TextDecoder();
@@ -75,6 +75,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
       if (fresh !== undefined) this.#db.transaction(() => this.#sqlite.create(fresh, 0, undefined));
     }
     this.#state = this.#loaded();
+    // Deleted by an older release, or made again only half-way, a gone list still has its tables: freed now.
+    if (this.#state.state === "gone" && !isEmpty(this.#db)) freeStorage(this.#db, this.#sqlite);
   }
 
   /** Whether the list lives, with its title and own version: the list's answer to `/lists/{name}`. */
@@ -89,11 +91,14 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
    */
   create(record: ListRecord): ListState | StorageFailed {
     if (this.#state.state === "live" && this.#state.version === record.version) return this.#state;
-    const row = this.#state.state === "not-found" ? undefined : this.#sqlite.row();
-    const resume = row === undefined ? { highestId: 0, change: 0 } : madeAgain(row);
+    const stopped = this.#state.state === "not-found" ? undefined : stoppedAt(this.#db, this.#sqlite);
+    const resume = stopped === undefined ? { highestId: 0, change: 0 } : madeAgain(stopped);
     return stored(() => {
       if (isEmpty(this.#db)) openSqliteDatabase(this.#db);
-      this.#db.transaction(() => this.#sqlite.create(record, 0, resume));
+      this.#db.transaction(() => {
+        this.#sqlite.create(record, 0, resume);
+        forgetDeleted(this.#db);
+      });
       this.#state = this.#loaded();
       return this.#state;
     });
@@ -110,12 +115,12 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   /**
-   * Deletes the list and its tasks, keeping where its ids and change numbers stopped: every waiting
-   * reader is woken to read it gone, and every socket gets `gone` and is closed.
+   * Deletes the list and the tables it was kept in, keeping only where its ids and change numbers
+   * stopped: every waiting reader is woken to read it gone, and every socket gets `gone` and is closed.
    */
   delete(): ListState | StorageFailed {
     if (this.#state.state !== "live") return this.#state;
-    const failed = stored(() => this.#db.transaction(() => this.#sqlite.delete()));
+    const failed = stored(() => freeStorage(this.#db, this.#sqlite));
     if (failed !== undefined) return failed;
     this.#list = undefined;
     this.#keys.forget();
@@ -255,12 +260,12 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     ws.close(1011, "The connection failed");
   }
 
-  /** The list's state as its row says, holding the list in memory while it lives. */
+  /** The list's state as its rows say, holding the list in memory while it lives: gone once it stopped somewhere. */
   #loaded(): ListState {
     const row = isEmpty(this.#db) ? undefined : this.#sqlite.row();
     this.#list = row?.live === true ? this.#sqlite.held(row) : undefined;
-    if (row === undefined) return { state: "not-found" };
-    return row.live ? { state: "live", title: row.title, version: row.version } : { state: "gone" };
+    if (row?.live === true) return { state: "live", title: row.title, version: row.version };
+    return stoppedAt(this.#db, this.#sqlite) === undefined ? { state: "not-found" } : { state: "gone" };
   }
 
   #missing(): ListMissing {
