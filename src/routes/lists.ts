@@ -23,9 +23,9 @@ import {
 } from "../messages.ts";
 import { allowOf } from "../pages/openapi.ts";
 import { SINGLE_LIST_VERSION } from "../store/single-list.ts";
-import type { ListWriteResult } from "../store/store.ts";
+import type { ListState, ListWriteResult } from "../store/store.ts";
 import { listOperations } from "./list-operations.ts";
-import { LIST_NAME_PARAMETER, LIST_PATH, requireList } from "./list-scope.ts";
+import { LIST_NAME_PARAMETER, LIST_PATH } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 const encoder = new TextEncoder();
@@ -44,9 +44,16 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
     return name;
   };
 
+  /** Whether list `name` lives, with its title and version, as its own store says, its tasks unread where they live elsewhere. */
+  const stateOf = async (name: string): Promise<ListState> => {
+    const store = lists.list(name);
+    return (store.state === undefined ? (await store.read()).list : await store.state()) ?? DEFAULT_STATE;
+  };
+
   /** The list `name` as its own store says, 404 or 410 when it does not exist. */
   const liveList = async (name: string): Promise<{ readonly entry: ListEntry; readonly version: string }> => {
-    const state = requireList(await lists.list(name).read()).list ?? DEFAULT_STATE;
+    const state = await stateOf(name);
+    if (state.state === "gone") throw apiError(410, LIST_DELETED);
     if (state.state !== "live") throw apiError(404, NOT_FOUND);
     return { entry: { name, title: state.title }, version: state.version };
   };
@@ -102,7 +109,7 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
       ifNoneMatch: createOnly(c.req.header("if-none-match")),
     };
     // The preconditions are checked before any byte of the body is read, and again as the write is made.
-    const state = (await lists.list(name).read()).list ?? DEFAULT_STATE;
+    const state = await stateOf(name);
     const live = state.state === "live";
     const { ifMatch } = conditions;
     if (

@@ -76,6 +76,12 @@ export interface TaskStore {
    */
   knows?(task?: number, ifMatch?: IfMatch): boolean;
   /**
+   * Whether the list lives, with its title and own version, without its tasks: what
+   * `/lists/{name}` answers from. A store that would copy the list from elsewhere to read it (a
+   * Durable Object, PostgreSQL) asks for its state alone; one that holds the list reads it.
+   */
+  state?(): Promise<ListState>;
+  /**
    * Resolves once the list's last change is after change `change` (and, with `bytesPast`, once its
    * `changedBytes` is past `bytesPast`: a reader that waits for that is not woken by each change
    * on its way, though a store may wake it early), at once if it already is, or when `signal` aborts; a reader then reads again. Each store is told in its own way

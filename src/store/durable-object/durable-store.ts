@@ -126,6 +126,10 @@ export class DurableObjectStore implements seam.TaskStore {
     return this.#read.as;
   }
 
+  async state(): Promise<seam.ListState> {
+    return this.#call(() => this.#stub().state());
+  }
+
   async append(
     task: NewTask,
     limits: ListLimits,

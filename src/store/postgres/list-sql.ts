@@ -14,6 +14,8 @@ export interface Statements {
   readonly changes: string;
   /** Whether a list that the catch-up did not find was deleted (a row, not live) or never created (no row). */
   readonly state: string;
+  /** The list's life, title and own version, without its tasks; no row when it was never created. */
+  readonly listState: string;
   /** Writes a task change decided at a change number (apply-sql.ts): `$1` to `$17` as `applyParameters` makes them. */
   readonly apply: string;
   /** An Idempotency-Key (`$1` list, `$2` scope, `$3` key) with its scope's count (stored-keys.ts). */
@@ -79,6 +81,7 @@ SELECT ${stateless}, d.id, d.change::float8, 0, NULL FROM ${s}.deletions d, stat
 WHERE d.list = $5 AND NOT reply.journal AND d.change > state.after AND d.change <= reply.through
 ORDER BY row_change NULLS FIRST`,
     state: `SELECT live FROM ${s}.lists WHERE name = $1`,
+    listState: `SELECT live, title_json, version FROM ${s}.lists WHERE name = $1`,
     apply: `SELECT outcome, list_instance, list_change, list_last_id, list_forgotten, covered, row_id AS id, row_change,
   row_created AS created, row_json AS json
 FROM ${s}.apply_change($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,

@@ -41,7 +41,7 @@ export class PostgresStore implements seam.TaskStore {
   readonly #db: PostgresDatabase;
   readonly #name: string;
   readonly #copy: () => ListCopy;
-  /** The list's keys: each of their reads and writes is one statement, or one short transaction. */
+  /** The list's keys: each of their reads and writes is one statement. */
   readonly keys: seam.KeyRows;
 
   /**
@@ -66,6 +66,19 @@ export class PostgresStore implements seam.TaskStore {
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
     return this.#copy().nextChange(change, signal, bytesPast);
+  }
+
+  state(): Promise<seam.ListState> {
+    return this.#db.run("read", async (sql) => {
+      const [row] = await sql.unsafe(this.#db.sql.listState, [this.#name], PREPARED);
+      if (row === undefined) return { state: "not-found" } as const;
+      if (row.live !== true) return { state: "gone" } as const;
+      return {
+        state: "live",
+        title: JSON.parse(String(row.title_json)) as string,
+        version: String(row.version),
+      } as const;
+    });
   }
 
   append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult | seam.ListMissing> {
