@@ -14,6 +14,7 @@ const SCRIPT_LINK = '<script type="module" src="home.js"></script>';
 const HTML_HEADER = /^<!-- .* -->\n/;
 const CSS_HEADER = /^\/\* .* \*\/\n/;
 const JS_HEADER = /^\/\/ .*\n\/\/ @ts-check\n/;
+const CSS_IMPORT = /^@import "([\w-]+\.css)";\n/gm;
 // The modules of home.js use no more of the module syntax than this, so that they can be inlined
 // one after another into one script, in the order of their imports.
 const IMPORT = /^import \{([^}]*)\} from "\.\/([\w-]+\.js)";\n/gm;
@@ -22,7 +23,7 @@ const DECLARATION = /^(?:async function|function|const|let|class) ([\w$]+)/gm;
 
 /** The text of the generated module, from the page's files as they are now. */
 export function buildHomePage(): string {
-  const style = `\n${withoutHeader("home.css", CSS_HEADER)}`;
+  const style = `\n${styleOf("home.css")}`;
   const script = `\n${bundle("home.js")}`;
   if (/<\/style/i.test(style)) throw new Error("home.css must not hold </style: it would end the page's style");
   if (/<\/script|<!--/i.test(script)) throw new Error("The modules of home.js must not hold </script or <!--");
@@ -37,7 +38,7 @@ export function buildHomePage(): string {
     throw new Error("src/pages/home/service-worker.js must open with a comment line saying what it is");
   return `// The home page as served, built by scripts/build-home-page.ts from src/pages/home/: run npm run build:page after changing them.
 
-/** The page: src/pages/home/index.html, with home.css and home.js inline. */
+/** The page: src/pages/home/index.html, with home.css (and the sheets it imports) and home.js inline. */
 export const HTML = ${JSON.stringify(html)};
 
 /** The SHA-256 of the page's inline script, in base64, as its Content-Security-Policy names it. */
@@ -55,6 +56,14 @@ export const SERVICE_WORKER = ${JSON.stringify(worker)};
 /** The SHA-256 of the service worker, in base64: its version. */
 export const SERVICE_WORKER_HASH = "${sha256(worker)}";
 `;
+}
+
+/**
+ * A stylesheet with each stylesheet it imports (`@import "name.css";`, at its top, as CSS asks) in
+ * the import's place: the cascade keeps the order a browser reading the files would give it.
+ */
+function styleOf(file: string): string {
+  return withoutHeader(file, CSS_HEADER).replace(CSS_IMPORT, (_line, imported: string) => styleOf(imported));
 }
 
 /** home.js and the modules it imports, each after those it imports, without their import and export syntax. */
