@@ -211,6 +211,19 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     this.#waiting.stop(key);
   }
 
+  nextKeyChange(seen: string | undefined, waitMs: number, key: string): Promise<string> {
+    return this.#keys.next(seen, waitMs, key);
+  }
+
+  stopKeyWait(key: string): void {
+    this.#keys.stopWaiting(key);
+  }
+
+  /** How many callers wait in the object, for a change or a key's: none once every reader has gone. */
+  waiters(): number {
+    return this.#waiting.size + this.#keys.waiters;
+  }
+
   /**
    * A WebSocket subscriber, forwarded by a Worker with its cursor as `after`, the deployment's
    * MAX_SUBSCRIBERS as `max` (see {@link ListSockets}) and the hash of the list key it came with, if
