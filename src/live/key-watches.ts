@@ -1,7 +1,7 @@
 // Subscriptions opened with a list key end when the key is revoked or expires: the key is looked up
-// in its list again whenever the store says its keys changed (PostgreSQL with LISTEN), else every
-// quarter second, so every store (in this process, a Durable Object, PostgreSQL from any process)
-// tells its subscribers within a second; and once more at its expiry.
+// in its list again whenever the store says its keys changed (PostgreSQL with LISTEN, a Durable
+// Object waking the calls waiting in it), else every quarter second, so every store tells its
+// subscribers within a second; and once more at its expiry.
 import { keyLives, type ListKey } from "../list/list-keys.ts";
 import type { KeyRows } from "../store/store.ts";
 

@@ -51,3 +51,15 @@ export function changesReply(
 function rowOf({ id, change, created, event, json }: ListEvent): ChangedRow {
   return event === "delete" ? { id, change, created: 0 } : { id, change, created, json: decoder.decode(json) };
 }
+
+/** What a list that does not live answers a copy: nothing, so a Worker's copy of it holds nothing. */
+export const NO_CHANGES = {
+  instance: "",
+  change: 0,
+  highestId: 0,
+  forgotten: 0,
+  after: 0,
+  through: 0,
+  journal: false,
+  rows: [],
+} as const;

@@ -113,8 +113,9 @@ export interface KeyRows {
   /** The key of a live list whose SHA-256 is `hash`, if it holds one. */
   byHash(hash: string): ListKey | undefined | Promise<ListKey | undefined>;
   /**
-   * Where the store is told of every process's revocations (PostgreSQL with LISTEN): calls
-   * `listener` whenever the list's keys may have changed, until the answer is called. A store
+   * Where the store is told of every process's revocations (PostgreSQL with LISTEN, a list's
+   * Durable Object waking the calls that wait in it): calls `listener` whenever the list's keys may
+   * have changed, until the answer is called, doing its I/O from the caller's own request. A store
    * without it is asked again on a timer instead.
    */
   readonly onChange?: (listener: () => void) => () => void;

@@ -102,6 +102,8 @@ describe("a Durable Object the Worker cannot reach", () => {
         addKey: fail,
         removeKey: fail,
         keyOf: fail,
+        nextKeyChange: fail,
+        stopKeyWait: fail,
         create: fail,
         retitle: fail,
         delete: fail,

@@ -1,9 +1,16 @@
 // A list's keys in its own Durable Object: the rows in the object's SQLite, held in its memory, and
-// the RPC methods by which a Worker reads, adds, revokes and checks them, one call each.
+// the RPC methods by which a Worker reads, adds, revokes and checks them, one call each, and waits
+// in the object for a revocation.
 import { HeldKeys, type ListKey } from "../../list/list-keys.ts";
 import type { SqliteList } from "../sqlite/sqlite-list.ts";
 import type * as seam from "../store.ts";
+import { ObjectWaits } from "./object-waits.ts";
 import { type StorageFailed, type Stored, stored } from "./stored.ts";
+
+/** How long one call waits in the object for a revocation before it is asked again. */
+const KEY_WAIT_MS = 30_000;
+/** How long a Worker pauses before it waits again after a wait failed. */
+const KEY_RETRY_MS = 1000;
 
 /** The key methods of a list's object: a request's key is checked by one call of `keyOf`, to its list's object alone. */
 export interface ListObjectKeys {
@@ -11,6 +18,13 @@ export interface ListObjectKeys {
   addKey(row: ListKey, max: number): Stored<seam.KeyAdded>;
   removeKey(id: string): Stored<seam.KeyRemoved>;
   keyOf(hash: string): ListKey | undefined | Promise<ListKey | undefined>;
+  /**
+   * Answers the object's mark of its keys: at once if it is not `seen`, else once a key is revoked
+   * or the list deleted (a new mark), or after `waitMs` or {@link stopKeyWait} with `key` (`seen`).
+   */
+  nextKeyChange(seen: string | undefined, waitMs: number, key: string): Promise<string>;
+  /** Ends the wait of {@link nextKeyChange} made with `key`: its subscriber has gone. */
+  stopKeyWait(key: string): void | Promise<void>;
 }
 
 /** The keys as a Worker reaches them: each method one call to the list's object, through `call`. */
@@ -20,6 +34,40 @@ export function objectKeyRows(call: <T>(work: (object: ListObjectKeys) => Stored
     add: (row, max) => call<seam.KeyAdded>((object) => object.addKey(row, max)),
     remove: (id) => call<seam.KeyRemoved>((object) => object.removeKey(id)),
     byHash: (hash) => call((object) => object.keyOf(hash)),
+    onChange: (listener) => waitForKeyChanges(call, listener),
+  };
+}
+
+/**
+ * Calls `listener` whenever the object's keys may have changed, each wait one call from the caller's
+ * own request (a Worker's request may do no I/O for another's), until the answer is called. A failed
+ * wait is tried again after a pause, and the first answer after it (or the first of all) calls
+ * `listener` once: a revocation may have come meanwhile, or before the wait began.
+ */
+function waitForKeyChanges(
+  call: <T>(work: (object: ListObjectKeys) => Stored<T>) => Promise<T>,
+  listener: () => void,
+): () => void {
+  const key = crypto.randomUUID();
+  let stopped = false;
+  let seen: string | undefined;
+  void (async () => {
+    while (!stopped) {
+      try {
+        const mark = await call((object) => object.nextKeyChange(seen, KEY_WAIT_MS, key));
+        const changed = mark !== seen;
+        seen = mark;
+        if (changed && !stopped) listener();
+      } catch {
+        // Not taken as a revocation: the mark is forgotten so the next answer looks the key up.
+        seen = undefined;
+        await new Promise((done) => setTimeout(done, KEY_RETRY_MS));
+      }
+    }
+  })();
+  return () => {
+    stopped = true;
+    call((object) => object.stopKeyWait(key)).catch(() => {});
   };
 }
 
@@ -27,6 +75,10 @@ export function objectKeyRows(call: <T>(work: (object: ListObjectKeys) => Stored
 export class HeldObjectKeys {
   readonly #sqlite: SqliteList;
   #held: HeldKeys | undefined;
+  /** Changes whenever a key is revoked or the list deleted; another in each run of the object, so a reset one is noticed. */
+  #mark = crypto.randomUUID();
+  #revocations = 0;
+  readonly #waits = new ObjectWaits();
 
   constructor(sqlite: SqliteList) {
     this.#sqlite = sqlite;
@@ -51,6 +103,7 @@ export class HeldObjectKeys {
     const failed = stored(() => this.#sqlite.removeKey(id));
     if (failed !== undefined) return failed;
     keys.remove(id);
+    this.#revoked();
     return { outcome: "removed" };
   }
 
@@ -61,6 +114,31 @@ export class HeldObjectKeys {
   /** Lets the held keys go: the list was deleted, and its rows with it. */
   forget(): void {
     this.#held = undefined;
+    this.#revoked();
+  }
+
+  /** See {@link ListObjectKeys.nextKeyChange}. */
+  async next(seen: string | undefined, waitMs: number, key: string): Promise<string> {
+    if (seen === this.#current()) await this.#waits.wait(key, waitMs);
+    return this.#current();
+  }
+
+  stopWaiting(key: string): void {
+    this.#waits.stop(key);
+  }
+
+  /** How many callers wait for a revocation. */
+  get waiters(): number {
+    return this.#waits.size;
+  }
+
+  #revoked(): void {
+    this.#revocations++;
+    this.#waits.wake();
+  }
+
+  #current(): string {
+    return `${this.#mark}:${this.#revocations}`;
   }
 
   #keys(): HeldKeys {

@@ -10,7 +10,7 @@ import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
-import { changesReply } from "../changes-reply.ts";
+import { changesReply, NO_CHANGES } from "../changes-reply.ts";
 import { CHANGES_CHUNK_BYTES } from "../mirror.ts";
 import { newInstance } from "../new-history.ts";
 import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
@@ -30,6 +30,7 @@ import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { HeldObjectKeys } from "./object-keys.ts";
 import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";
+import { ObjectWaits } from "./object-waits.ts";
 import { type StorageFailed, stored } from "./stored.ts";
 
 const decoder = new TextDecoder();
@@ -53,8 +54,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** The list while it lives; undefined once deleted, or before it is created. */
   #list: HeldList | undefined;
   #state: ListState;
-  /** Callers waiting in {@link nextChange}, by the key each gave; a change wakes them all. */
-  readonly #waiting = new Map<string, (changed: boolean) => void>();
+  /** Callers waiting in {@link nextChange}: a change wakes them all. */
+  readonly #waiting = new ObjectWaits();
   readonly #sockets = new ListSockets(this.ctx, () => this.#list);
   /** The list's keys, which live and die with it. */
   readonly #keys: HeldObjectKeys;
@@ -125,7 +126,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     this.#list = undefined;
     this.#keys.forget();
     this.#state = { state: "gone" };
-    for (const wake of this.#waiting.values()) wake(true);
+    this.#waiting.wake();
     this.#sockets.gone();
     return this.#state;
   }
@@ -176,7 +177,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const failed = stored(() => this.#sqlite.persist(change));
     if (failed !== undefined) return failed;
     list.apply(change);
-    for (const wake of this.#waiting.values()) wake(true);
+    this.#waiting.wake();
     this.#sockets.changed(list, before);
     return result;
   }
@@ -203,20 +204,24 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** A deleted list's readers read again at once, and find it gone. */
   nextChange(change: number, waitMs: number, key: string): Promise<boolean> {
     if (this.#list === undefined || this.#list.change > change) return Promise.resolve(true);
-    return new Promise((done) => {
-      const finish = (changed: boolean) => {
-        this.#waiting.delete(key);
-        clearTimeout(timer);
-        done(changed);
-      };
-      const timer = setTimeout(() => finish(false), waitMs);
-      this.#waiting.get(key)?.(false);
-      this.#waiting.set(key, finish);
-    });
+    return this.#waiting.wait(key, waitMs);
   }
 
   stopWaiting(key: string): void {
-    this.#waiting.get(key)?.(false);
+    this.#waiting.stop(key);
+  }
+
+  nextKeyChange(seen: string | undefined, waitMs: number, key: string): Promise<string> {
+    return this.#keys.next(seen, waitMs, key);
+  }
+
+  stopKeyWait(key: string): void {
+    this.#keys.stopWaiting(key);
+  }
+
+  /** How many callers wait in the object, for a change or a key's: none once every reader has gone. */
+  waiters(): number {
+    return this.#waiting.size + this.#keys.waiters;
   }
 
   /**
@@ -278,18 +283,6 @@ function unknownToken(): Response {
   const headers = { "WWW-Authenticate": 'Bearer realm="tasks", error="invalid_token"' };
   return Response.json({ message: UNKNOWN_TOKEN }, { status: 401, headers });
 }
-
-/** What a list that does not live answers a copy: nothing, so a Worker's copy of it holds nothing. */
-const NO_CHANGES = {
-  instance: "",
-  change: 0,
-  highestId: 0,
-  forgotten: 0,
-  after: 0,
-  through: 0,
-  journal: false,
-  rows: [],
-} as const;
 
 /** A title sent as the UTF-8 of its JSON string literal, which carries any title exactly. */
 function titleOf(titleJson: Uint8Array): string {
