@@ -36,16 +36,19 @@ function waitingAdds(page: Page) {
 /**
  * Takes the browser off the network and back, as a person whose connection drops. Chromium's offline
  * emulation lets a request of a page just reloaded through for a moment (the page sees it fail, but
- * the server got it), so while offline the page's routes cut its requests to the service off too.
+ * the server got it), so while offline the context's routes cut its requests to the service off too:
+ * the context's, since a page's routes do not see the requests of a page its service worker controls.
  */
 function networkSwitch() {
   let offline = false;
   return {
     /** Routes a tab's requests to the service, cut off while offline; pass it to openPage. */
     cutOff: (tab: Page) =>
-      tab.route(/\/(tasks|lists)(\/|\?|$)/, (route) =>
-        offline ? route.abort("internetdisconnected") : route.fallback(),
-      ),
+      tab
+        .context()
+        .route(/\/(tasks|lists)(\/|\?|$)/, (route) =>
+          offline ? route.abort("internetdisconnected") : route.fallback(),
+        ),
     async goOffline(page: Page): Promise<void> {
       onTestFinished(() => page.context().setOffline(false));
       offline = true;
