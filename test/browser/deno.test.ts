@@ -14,7 +14,4 @@ describeLongTitles("deno");
 describeTodoMvc("deno");
 describeUndo("deno");
 describeOutbox("deno");
-// Not on Deno for now: in two CI runs in a row one POST of the outbox reached the Deno server while
-// Chromium was offline and the context's routes cut requests off, which no other runtime's run saw;
-// the page is the same on every runtime, and Node, Bun and workerd run this case.
-if (process.env.OFFLINE_ON_DENO === "1") describeOffline("deno");
+describeOffline("deno");
