@@ -8,7 +8,7 @@ import { DEFAULT_LIST, NAME_PATTERN } from "../list/list-names.ts";
 import { LIST_DELETED, NOT_FOUND } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { errorResponse, type Json } from "../pages/openapi-parts.ts";
-import type { ListMissing, ListRead, TaskLists, TaskStore } from "../store/store.ts";
+import type { ListMissing, ListRead, ListState, TaskLists, TaskStore } from "../store/store.ts";
 import type { HandledEndpoint, Route } from "./route.ts";
 
 /** A list's own path: its name is a DNS label, anything else is no list (404). */
@@ -63,11 +63,17 @@ export function listScopes(lists: TaskLists): { readonly home: ListScope; readon
   };
 }
 
-/** Refuses a read of a list that does not exist: 404 when it was never created, 410 when it was deleted. */
+/** Refuses a list that does not exist: 404 when it was never created, 410 when it was deleted. */
+export function requireLive(
+  list: ListState | undefined,
+): asserts list is Extract<ListState, { state: "live" }> | undefined {
+  if (list?.state === "not-found") throw apiError(404, NOT_FOUND);
+  if (list?.state === "gone") throw apiError(410, LIST_DELETED);
+}
+
+/** Refuses a read of a list that does not exist, as `requireLive` does. */
 export function requireList<T extends ListRead>(read: T): T {
-  const state = read.list?.state;
-  if (state === "not-found") throw apiError(404, NOT_FOUND);
-  if (state === "gone") throw apiError(410, LIST_DELETED);
+  requireLive(read.list);
   return read;
 }
 

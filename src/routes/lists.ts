@@ -25,7 +25,7 @@ import { allowOf } from "../pages/openapi.ts";
 import { SINGLE_LIST_VERSION } from "../store/single-list.ts";
 import type { ListState, ListWriteResult } from "../store/store.ts";
 import { listOperations } from "./list-operations.ts";
-import { LIST_NAME_PARAMETER, LIST_PATH } from "./list-scope.ts";
+import { LIST_NAME_PARAMETER, LIST_PATH, requireLive } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 const encoder = new TextEncoder();
@@ -53,8 +53,7 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
   /** The list `name` as its own store says, 404 or 410 when it does not exist. */
   const liveList = async (name: string): Promise<{ readonly entry: ListEntry; readonly version: string }> => {
     const state = await stateOf(name);
-    if (state.state === "gone") throw apiError(410, LIST_DELETED);
-    if (state.state !== "live") throw apiError(404, NOT_FOUND);
+    requireLive(state);
     return { entry: { name, title: state.title }, version: state.version };
   };
 
