@@ -16,7 +16,7 @@ import {
 import { EMPTY_KEY_BODY, NOT_FOUND, tooManyKeys } from "../messages.ts";
 import type { KeyRemoved, KeyRows, ListMissing } from "../store/store.ts";
 import { keyOperations } from "./list-key-operations.ts";
-import { LIST_NAME_PARAMETER, LIST_PATH, listMissing } from "./list-scope.ts";
+import { LIST_NAME_PARAMETER, LIST_PATH, listMissing, requireLive, stateOf } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 /** A key's id, as the path carries it. */
@@ -62,7 +62,7 @@ export function listKeyRoutes({ lists, config }: RouteContext): Route[] {
           handler: async (c) => {
             const { name, keys } = keysOf(c);
             // A list that does not exist is told before its body is read, as a task's write is.
-            present(await keys.all());
+            requireLive(await stateOf(lists.list(name)));
             const body = await readBody(c, config.maxBodyBytes, config.timeRules.bodySilenceMs);
             requireJsonContentType(c.req.header("content-type"));
             const asked = readNewKey(parseJson(body, EMPTY_KEY_BODY), Date.now());

@@ -71,6 +71,14 @@ export function requireLive(
   if (list?.state === "gone") throw apiError(410, LIST_DELETED);
 }
 
+/**
+ * Whether the list `store` holds lives, with its title and version where it has them, its tasks
+ * unread where they live elsewhere. Undefined for a store of one list, which always lives.
+ */
+export async function stateOf(store: TaskStore): Promise<ListState | undefined> {
+  return store.state === undefined ? (await store.read()).list : await store.state();
+}
+
 /** Refuses a read of a list that does not exist, as `requireLive` does. */
 export function requireList<T extends ListRead>(read: T): T {
   requireLive(read.list);

@@ -25,7 +25,7 @@ import { allowOf } from "../pages/openapi.ts";
 import { SINGLE_LIST_VERSION } from "../store/single-list.ts";
 import type { ListState, ListWriteResult } from "../store/store.ts";
 import { listOperations } from "./list-operations.ts";
-import { LIST_NAME_PARAMETER, LIST_PATH, requireLive } from "./list-scope.ts";
+import { LIST_NAME_PARAMETER, LIST_PATH, requireLive, stateOf } from "./list-scope.ts";
 import type { Route, RouteContext } from "./route.ts";
 
 const encoder = new TextEncoder();
@@ -45,14 +45,11 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
   };
 
   /** Whether list `name` lives, with its title and version, as its own store says, its tasks unread where they live elsewhere. */
-  const stateOf = async (name: string): Promise<ListState> => {
-    const store = lists.list(name);
-    return (store.state === undefined ? (await store.read()).list : await store.state()) ?? DEFAULT_STATE;
-  };
+  const listState = async (name: string): Promise<ListState> => (await stateOf(lists.list(name))) ?? DEFAULT_STATE;
 
   /** The list `name` as its own store says, 404 or 410 when it does not exist. */
   const liveList = async (name: string): Promise<{ readonly entry: ListEntry; readonly version: string }> => {
-    const state = await stateOf(name);
+    const state = await listState(name);
     requireLive(state);
     return { entry: { name, title: state.title }, version: state.version };
   };
@@ -108,7 +105,7 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
       ifNoneMatch: createOnly(c.req.header("if-none-match")),
     };
     // The preconditions are checked before any byte of the body is read, and again as the write is made.
-    const state = await stateOf(name);
+    const state = await listState(name);
     const live = state.state === "live";
     const { ifMatch } = conditions;
     if (
