@@ -35,7 +35,7 @@ const KEY_RULES: Record<KeyNeed, Record<Access, Verdict>> = {
 };
 
 /**
- * The contract's answer to `holder` on a route guarded by `guard` of the list `list` names. A key
+ * The contract's answer to `holder` on a route guarded by `guard`, of the list named `list`. A key
  * anywhere but its own list's routes that take keys is unknown there, so it tells nothing.
  */
 export function verdict(holder: Holder, guard: Guard, list: string | undefined): Verdict {
@@ -141,6 +141,7 @@ export function callsOn(target: Target): Call[] {
     { ...manage, method: "PATCH", path: here, status: 200, body: titled, headers: PATCH_TYPE },
     { list: name, guard: "open", method: "POST", path: here, status: 405 },
     { ...manage, method: "GET", path: `${here}/keys`, status: 200 },
+    { ...manage, method: "HEAD", path: `${here}/keys`, status: 200 },
     { ...manage, method: "POST", path: `${here}/keys`, status: 201, body: { access: "read" }, headers: JSON_TYPE },
     { list: name, guard: "open", method: "PUT", path: `${here}/keys`, status: 405 },
     { ...manage, method: "DELETE", path: `${here}/keys/${UNKNOWN_KEY_ID}`, status: 404 },
