@@ -96,25 +96,32 @@ export class ListMirror {
     if (this.#list === list && list.change === at) apply();
   }
 
-  /** Brings the copy up to at least the list as it is when this read starts, and returns it. */
-  async read(changes: ChangesSince): Promise<ListVersion> {
-    await (this.#shared ? this.#refresh(changes) : this.#catchUp(changes));
+  /**
+   * Brings the copy up to at least the list as it is when this read starts, and returns it. With
+   * `alone`, `changes` answers for this read only (a write's, on its own client, or with what it
+   * already learnt): no later read waits for its answer, which may be older than that read.
+   */
+  async read(changes: ChangesSince, options: { readonly alone?: boolean } = {}): Promise<ListVersion> {
+    await (this.#shared ? this.#refresh(changes, options.alone === true) : this.#catchUp(changes));
     return this.#list.read();
   }
 
-  #refresh(changes: ChangesSince): Promise<void> {
-    if (this.#running === undefined) {
-      this.#running = this.#catchUp(changes).finally(() => {
+  #refresh(changes: ChangesSince, alone: boolean): Promise<void> {
+    const running = this.#running;
+    if (running === undefined) {
+      const asked = this.#catchUp(changes).finally(() => {
         this.#running = undefined;
       });
-      return this.#running;
+      this.#running = asked;
+      return asked;
     }
     // The question under way may have been asked before this read began: wait for the next one.
     const again = () => {
-      this.#next = undefined;
-      return this.#refresh(changes);
+      if (!alone) this.#next = undefined;
+      return this.#refresh(changes, alone);
     };
-    this.#next ??= this.#running.then(again, again);
+    if (alone) return running.then(again, again);
+    this.#next ??= running.then(again, again);
     return this.#next;
   }
 

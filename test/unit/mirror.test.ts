@@ -60,3 +60,31 @@ describe("a copy of a list kept elsewhere", () => {
     ]);
   });
 });
+
+describe("a copy that readers share", () => {
+  test("a read that begins after a change gets it, though a read before it brought an answer of its own from before the change", async () => {
+    const { list, changes } = heldElsewhere();
+    const mirror = new ListMirror({ shared: true });
+    await mirror.read(changes);
+    list.push(encodeTask({ id: 1, title: "Before", completed: false }));
+    // What a write learnt of the list before the change below: its own answer, to no one else.
+    const before = list.read();
+    const ownAnswer: ChangesSince = async (instance, after) =>
+      changesReply(before, list.instance, instance, after, CHANGES_CHUNK_BYTES);
+    // A read under way holds the question, so the two below wait for the next one.
+    let release = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    const first = mirror.read(async (instance, after) => {
+      await held;
+      return changes(instance, after);
+    });
+    const write = mirror.read(ownAnswer, { alone: true });
+    list.push(encodeTask({ id: 2, title: "After", completed: false }));
+    const after = mirror.read(changes);
+    release();
+    await Promise.all([first, write]);
+    expect((await after).change).toBe(2);
+  });
+});

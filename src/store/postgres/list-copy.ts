@@ -105,11 +105,14 @@ export class ListCopy implements HeldCopy {
     const mirror = this.#mirror;
     this.#stale = false;
     try {
+      // A write's read asks on its own client, or brings what it learnt: no other reader waits for it.
       const catchUp = (client: Sql) =>
-        mirror.read((instance, after) =>
-          known !== undefined && known.instance === instance && known.after === after
-            ? Promise.resolve(known)
-            : this.#changesSince(client, instance, after),
+        mirror.read(
+          (instance, after) =>
+            known !== undefined && known.instance === instance && known.after === after
+              ? Promise.resolve(known)
+              : this.#changesSince(client, instance, after),
+          { alone: sql !== undefined || known !== undefined },
         );
       const version = await (sql === undefined ? this.#db.run("read", catchUp) : catchUp(sql));
       if (this.#missing.signal.aborted) this.#missing = new AbortController();
