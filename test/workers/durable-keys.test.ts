@@ -85,7 +85,9 @@ async function socketWithKey(name: string, expires: string | null) {
   if (ws === null) throw new Error("The upgrade must carry a socket");
   const messages: string[] = [];
   const closed: { code?: number } = {};
-  ws.addEventListener("message", (event) => messages.push(String(event.data)));
+  ws.addEventListener("message", (event) => {
+    messages.push(String(event.data));
+  });
   ws.addEventListener("close", (event) => {
     closed.code = event.code;
   });
