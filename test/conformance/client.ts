@@ -1,4 +1,5 @@
 import { check, checkEqual, clip, clipJson, fail } from "./check.ts";
+import { bearerSocket } from "./events.ts";
 
 /** Sends one request and answers it: `fetch`, `app.request`, or a Worker's `fetch`. */
 export type FetchFunction = (request: Request) => Promise<Response>;
@@ -131,10 +132,7 @@ export function createClient(target: ConformanceTarget, options: ConformanceOpti
 
   const socket = (path: string, given?: string): WebSocket => {
     const url = `${base.replace(/^http/, "ws")}${inList(options, path)}`;
-    const token = given ?? options.tokens?.read;
-    // Node's WebSocket (undici) takes headers beside the standard arguments; browsers cannot send them.
-    const init = { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } };
-    return new WebSocket(url, init as unknown as string[]);
+    return bearerSocket(url, given ?? options.tokens?.read);
   };
 
   const send = async (spec: RequestSpec): Promise<Reply> => {

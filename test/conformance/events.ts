@@ -1,6 +1,6 @@
 // Reading what a subscriber receives: Server-Sent Events parsed from a response's body, and the text
 // messages of a WebSocket, each with a bound on how long the test waits for them.
-import { fail } from "./check.ts";
+import { check, fail } from "./check.ts";
 
 /** One event of an event stream, with the exact text it came as. */
 export interface StreamEvent {
@@ -122,6 +122,13 @@ export class EventReader extends Arrivals<StreamEvent> {
   }
 }
 
+/** A WebSocket to `url` (ws or wss) sending `token`, if any, as a bearer token. */
+export function bearerSocket(url: string, token: string | undefined): WebSocket {
+  // Node's WebSocket (undici) takes headers beside the standard arguments; browsers cannot send them.
+  const init = { headers: token === undefined ? {} : { Authorization: `Bearer ${token}` } };
+  return new WebSocket(url, init as unknown as string[]);
+}
+
 /** The text messages of a WebSocket, and how it closed. */
 export class SocketReader extends Arrivals<string> {
   readonly socket: WebSocket;
@@ -150,4 +157,19 @@ export class SocketReader extends Arrivals<string> {
   close(): void {
     this.socket.close();
   }
+}
+
+/** Waits for `reader` to end, failing if anything but its end comes first. */
+export async function checkEnds(
+  reader: { poll(ms: number): Promise<unknown>; ended: string | undefined },
+  what: string,
+) {
+  let extra: unknown;
+  try {
+    extra = await reader.poll(EVENT_TIMEOUT_MS);
+  } catch (error) {
+    if (reader.ended !== undefined) return;
+    throw error;
+  }
+  check(false, `${what} must end, got ${extra === undefined ? "nothing" : JSON.stringify(extra)}`);
 }

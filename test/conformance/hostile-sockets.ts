@@ -6,6 +6,7 @@ import { expect, test } from "vitest";
 import { expectMessageBody, requestHead } from "../load/http.ts";
 import { RawConnection, type RawResponse } from "../load/raw-http.ts";
 import type { RunningServer, Runtime } from "../support/server.ts";
+import { bearerSocket } from "./events.ts";
 
 /** A valid Sec-WebSocket-Key: 16 bytes in base64. */
 const KEY = "dGhlIHNhbXBsZSBub25jZQ==";
@@ -198,14 +199,13 @@ export function describeHostileSockets(runtime: Runtime, server: () => RunningSe
  */
 async function occupyFreeSlots(server: RunningServer, target: SocketTarget): Promise<WebSocket[]> {
   const url = `${server.baseUrl.replace(/^http/, "ws")}${target.basePath}${QUIET_PATH}`;
-  // Node's WebSocket (undici) takes headers beside the standard arguments, and answers pings itself.
-  const init = { headers: target.token === undefined ? {} : { Authorization: `Bearer ${target.token}` } };
+  // Node's WebSocket (undici) answers pings itself.
   const held: WebSocket[] = [];
   for (;;) {
     expect(held.length, "the subscriber after the last slot must be refused").toBeLessThanOrEqual(
       target.maxSubscribers,
     );
-    const socket = new WebSocket(url, init as unknown as string[]);
+    const socket = bearerSocket(url, target.token);
     const opened = await new Promise<boolean>((resolve) => {
       socket.addEventListener("open", () => resolve(true));
       socket.addEventListener("error", () => resolve(false));

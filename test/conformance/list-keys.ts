@@ -2,7 +2,7 @@
 // read and a write key open on their list, and that they open nothing else.
 import { check, checkEqual } from "./check.ts";
 import { type Client, type ConformanceOptions, jsonPost, parseJson, type RequestSpec } from "./client.ts";
-import { EVENT_TIMEOUT_MS, SocketReader } from "./events.ts";
+import { checkEnds, SocketReader } from "./events.ts";
 import { checkErrorBody } from "./expect.ts";
 import { subscribe } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";
@@ -30,18 +30,6 @@ async function expectStatus(client: Client, request: RequestSpec, status: number
 
 function withKey(key: string, request: RequestSpec): RequestSpec {
   return { ...request, headers: { ...request.headers, Authorization: `Bearer ${key}` } };
-}
-
-/** Waits for `reader` to end, failing if anything but its end comes first. */
-async function checkEnds(reader: { poll(ms: number): Promise<unknown>; ended: string | undefined }, what: string) {
-  let extra: unknown;
-  try {
-    extra = await reader.poll(EVENT_TIMEOUT_MS);
-  } catch (error) {
-    if (reader.ended !== undefined) return;
-    throw error;
-  }
-  check(false, `${what} must end, got ${extra === undefined ? "nothing" : JSON.stringify(extra)}`);
 }
 
 /** Makes a list at `path` and a key of `access` to it, as the suite's write token may. */

@@ -1,7 +1,9 @@
-// A list made a moment before, followed on one runtime's server while the other three write to it,
-// all on one PostgreSQL database: its subscribers get every change, each once, in order.
+// Servers of four runtimes on one PostgreSQL database: a list made a moment before, followed on one
+// while the other three write to it, gets to its subscribers every change, each once, in order; and
+// a list key revoked through one is refused by all four, which end its subscriptions.
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { EventReader, SocketReader } from "../conformance/events.ts";
+import { POLICY_VIOLATION } from "../../src/socket-rules.ts";
+import { bearerSocket, checkEnds, EventReader, SocketReader } from "../conformance/events.ts";
 import { eventually } from "../support/eventually.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
 import { timeScaled } from "../support/time-scale.ts";
@@ -25,7 +27,28 @@ const LISTS_EACH = 1;
  * idle time-out), and the stream's last keep-alive may have come 3 s before the pause.
  */
 const MAX_PAUSE_MS = 3_000;
-const JSON_BODY = { "Content-Type": "application/json" };
+/** The deployment's tokens: a list key is checked only where reads and writes need one. */
+const READ_TOKEN = "new-list-feed-read-token-0123456789";
+const WRITE_TOKEN = "new-list-feed-write-token-0123456789";
+const AS_WRITER = { Authorization: `Bearer ${WRITE_TOKEN}` };
+const JSON_BODY = { "Content-Type": "application/json", ...AS_WRITER };
+const INVALID_TOKEN = 'Bearer realm="tasks", error="invalid_token"';
+
+/**
+ * Waits for the next message of the subscriber `what`, which must tell that its key was revoked, and
+ * for its end (a WebSocket's with the code of a revoked key); returns when each came.
+ */
+async function revocationOf(what: string, reader: EventReader | SocketReader) {
+  const [got] = await reader.take(1, `the ${what} once its key was revoked`);
+  const told = performance.now();
+  await checkEnds(reader, `the ${what} of a revoked key`);
+  const ended = performance.now();
+  if (reader instanceof SocketReader) {
+    expect(got, `the message of the ${what}`).toBe('{"event":"revoked","data":{}}');
+    expect(reader.closeCode, `the close code of the ${what}`).toBe(POLICY_VIOLATION);
+  } else expect(typeof got === "string" ? got : got?.raw, `the event of the ${what}`).toBe("event: revoked\ndata: {}");
+  return { what, told, ended };
+}
 
 /** A change as a subscriber got it, over either transport. */
 interface Seen {
@@ -89,7 +112,12 @@ describe("a list made a moment before, on servers of Node, Bun, Deno and workerd
   beforeAll(async () => {
     await Promise.all(
       RUNTIMES.map(async (runtime) => {
-        const { env, start } = onPostgres(runtime, url, SCHEMA, { ...timeScaled(TIME_SCALE), LOG_LEVEL: "warn" });
+        const { env, start } = onPostgres(runtime, url, SCHEMA, {
+          ...timeScaled(TIME_SCALE),
+          LOG_LEVEL: "warn",
+          READ_TOKENS: READ_TOKEN,
+          WRITE_TOKENS: WRITE_TOKEN,
+        });
         running.set(runtime, await startServer(runtime, env, start));
       }),
     );
@@ -158,6 +186,66 @@ describe("a list made a moment before, on servers of Node, Bun, Deno and workerd
     return made;
   }
 
+  test("a read key made through one server opens the list on all four, and once revoked through another, each answers it 401 and ends every subscription opened with it, SSE and WebSocket, with revoked", async () => {
+    const [maker, revoker] = ["deno", "workerd"] as const;
+    const send = (runtime: Runtime, path: string, init: RequestInit) =>
+      fetch(`${baseUrl(runtime)}/lists/shared-key${path}`, { headers: JSON_BODY, ...init });
+    expect((await send(maker, "", { method: "PUT", body: '{"title":"Shared"}' })).status).toBe(201);
+    const made = await send(maker, "/keys", { method: "POST", body: '{"access":"read"}' });
+    expect(made.status).toBe(201);
+    const { id, key } = (await made.json()) as { id: string; key: string };
+    const withKey = { Authorization: `Bearer ${key}` };
+    const subscribers = await Promise.all(
+      RUNTIMES.map(async (runtime) => {
+        expect((await send(runtime, "/tasks", { headers: withKey })).status, `the key's GET on ${runtime}`).toBe(200);
+        const events = `${baseUrl(runtime)}/lists/shared-key/tasks/events`;
+        const socket = new SocketReader(bearerSocket(events.replace(/^http/, "ws"), key));
+        await socket.opened();
+        const res = await fetch(events, { headers: withKey });
+        expect(res.status, `the key's subscription on ${runtime}`).toBe(200);
+        if (res.body === null) throw new Error("An event stream must have a body");
+        return { runtime, stream: new EventReader(res.body), socket };
+      }),
+    );
+    try {
+      // A task each subscriber gets shows it follows the list before the key is revoked.
+      const added = await send(maker, "/tasks", { method: "POST", body: '{"title":"Followed","completed":false}' });
+      expect(added.status).toBe(200);
+      for (const { runtime, stream, socket } of subscribers) {
+        await stream.take(1, `the task on ${runtime}'s event stream`);
+        await socket.take(1, `the task on ${runtime}'s WebSocket`);
+      }
+      // Each subscriber's revocation is awaited from before the DELETE, so that its time is when it
+      // came; should the test fail before it reads them, their failures are its own, not unhandled.
+      const revocations = Promise.all(
+        subscribers.flatMap(({ runtime, stream, socket }) => [
+          revocationOf(`SSE subscriber of ${runtime}`, stream),
+          revocationOf(`WebSocket subscriber of ${runtime}`, socket),
+        ]),
+      );
+      revocations.catch(() => {});
+      const revoke = await send(revoker, `/keys/${id}`, { method: "DELETE" });
+      const answered = performance.now();
+      expect(revoke.status).toBe(204);
+      for (const runtime of RUNTIMES) {
+        const refused = await send(runtime, "/tasks", { headers: withKey });
+        expect(refused.status, `the revoked key's GET on ${runtime}`).toBe(401);
+        expect(refused.headers.get("WWW-Authenticate"), `its challenge on ${runtime}`).toBe(INVALID_TOKEN);
+        await refused.arrayBuffer();
+      }
+      const since = (at: number) => Math.round(at - answered);
+      const times = (await revocations).map(
+        ({ what, told, ended }) => `${what} told ${since(told)} ms, ended ${since(ended)} ms`,
+      );
+      console.log(`After the DELETE through ${revoker} answered: ${times.join("; ")}`);
+    } finally {
+      for (const { stream, socket } of subscribers) {
+        stream.close();
+        socket.close();
+      }
+    }
+  });
+
   for (const subscribed of RUNTIMES) {
     test(`a subscriber of ${subscribed} by SSE and by WebSocket from cursor 0, to a list made a moment before that the other three then write to at once, some while it is paused, gets every change, each once and in change order, and holds the list`, async () => {
       const writers = RUNTIMES.filter((runtime) => runtime !== subscribed);
@@ -171,11 +259,11 @@ describe("a list made a moment before, on servers of Node, Bun, Deno and workerd
         });
         expect(made.status).toBe(201);
         const events = `${baseUrl(subscribed)}/lists/${name}/tasks/events?after=0`;
-        const socket = new SocketReader(new WebSocket(events.replace(/^http/, "ws")));
+        const socket = new SocketReader(bearerSocket(events.replace(/^http/, "ws"), WRITE_TOKEN));
         let stream: EventReader | undefined;
         try {
           await socket.opened();
-          const res = await fetch(events);
+          const res = await fetch(events, { headers: AS_WRITER });
           expect(res.status).toBe(200);
           if (res.body === null) throw new Error("An event stream must have a body");
           stream = new EventReader(res.body);
@@ -185,7 +273,8 @@ describe("a list made a moment before, on servers of Node, Bun, Deno and workerd
           const quiet = stream;
           await eventually(() => (quiet.comments.includes(": keep-alive") ? true : undefined));
           const last = await burst(subscribed, name);
-          const list = (await (await fetch(`${baseUrl(maker)}/lists/${name}/tasks`)).json()) as unknown[];
+          const read = await fetch(`${baseUrl(maker)}/lists/${name}/tasks`, { headers: AS_WRITER });
+          const list = (await read.json()) as unknown[];
           const every = Array.from({ length: last }, (_, at) => at + 1);
           for (const [transport, source] of [
             ["SSE", sseSource(stream)],
