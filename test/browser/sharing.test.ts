@@ -2,7 +2,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, test } from "vitest";
 import { useServer } from "../support/server-fixture.ts";
+import { violations } from "./axe.ts";
 import { addWithForm, expectShown, newTaskField, serverTasks, useBrowser } from "./browser.ts";
+import { screenshot } from "./screenshots.ts";
 
 const READ_TOKEN = "sharing-read-token-0123456789";
 const WRITE_TOKEN = "sharing-write-token-0123456789";
@@ -131,6 +133,8 @@ describe("sharing a list from its page", () => {
     expect(await keyLabels(base(), "garden")).toEqual(["For Sam"]);
     const row = page.locator("#share-links li");
     expect(await row.allTextContents()).toEqual(["For SamRead and write, never expiresRevoke"]);
+    expect(await violations(page), "the Share panel with a link made").toEqual([]);
+    await screenshot(page, "home-page-share.png");
 
     await page.getByRole("button", { name: "Copy", exact: true }).click();
     await page.getByText("Copied the link", { exact: true }).waitFor({ timeout: 30_000 });
@@ -198,6 +202,24 @@ describe("sharing a list from its page", () => {
     expect(await share.isDisabled()).toBe(false);
     await addWithForm(page, "Not allowed");
     await expect.poll(() => share.isDisabled(), { timeout: 30_000 }).toBe(true);
+  });
+
+  test("a tab its stream told of the revocation still says the link ended after a write it then sends is refused", async () => {
+    await createList(base(), "porch");
+    const key = await makeKey(base(), "porch", "write");
+    const page = await openPage(`${base()}/lists/porch/#key=${key}`, { refused: LINK_REFUSALS });
+    await expectShown(page, []);
+    const listed = await fetch(`${base()}/lists/porch/keys`, { headers: AS_WRITER });
+    const [{ id }] = (await listed.json()) as [{ id: string }];
+    expect((await fetch(`${base()}/lists/porch/keys/${id}`, { method: "DELETE", headers: AS_WRITER })).status).toBe(
+      204,
+    );
+    await page.getByText(LINK_ENDED, { exact: true }).waitFor({ timeout: 30_000 });
+    const refused = page.waitForResponse((res) => res.request().method() === "POST" && res.status() === 401);
+    await addWithForm(page, "Sent once the link ended");
+    await refused;
+    await page.getByText(LINK_ENDED, { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await serverTasks(`${base()}/lists/porch/tasks`, READ_TOKEN)).toEqual([]);
   });
 
   test("a revoked link opened later is told so, not asked for a token as if nothing happened", async () => {

@@ -37,14 +37,20 @@ const LINK_ENDED =
   "This link was revoked or has expired: ask whoever shared it for a new one, or give a token to open the list";
 
 /**
+ * Whether the token last dropped was a share link's, and none was given or forgotten since: a
+ * request refused after it (a write sent as the stream told of the revocation) says so too.
+ */
+let linkEnded = false;
+
+/**
  * Drops the kept token, stops following the list and asks for a token, saying why.
  * @param {string} message
  */
 export function askForToken(message) {
-  const link = fromLink();
+  linkEnded ||= fromLink();
   dropToken();
   stopStream();
-  showTokenForm(link ? LINK_ENDED : message);
+  showTokenForm(linkEnded ? LINK_ENDED : message);
 }
 
 /**
@@ -261,6 +267,7 @@ export function stopStream() {
 
 /** Reads the list anew, as the kept token now allows: the stream opened with another token ends. */
 export function restart() {
+  linkEnded = false;
   stopStream();
   etag = null;
   refresh();
