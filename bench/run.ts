@@ -1,13 +1,15 @@
 // `npm run bench`: measures the service on Node, Bun, Deno and workerd against each runtime's
 // ceiling, plain Hono and Fastify; its live changes against plain Hono with live changes; what a
 // long life of creations and deletions leaves in memory; its live feed's catch-ups and stalled
-// subscribers; and what many lists cost. Writes bench/results/ (see bench/README.md).
+// subscribers; what many lists cost; and what checking a list key costs. Writes bench/results/
+// (see bench/README.md).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startPostgres, type ThrowawayPostgres } from "../test/support/postgres-server.ts";
 import { type FeedReading, feedCounts, runFeedTrial } from "./feed/trial.ts";
+import { type KeysReading, runKeysTrial } from "./keys/trial.ts";
 import { drawChart } from "./lib/chart.ts";
 import { type ChurnReading, runChurnTrial } from "./lib/churn.ts";
 import { cpuLayout, requireWrk, tasksetList } from "./lib/load.ts";
@@ -79,10 +81,16 @@ try {
       "service",
       onWorkerd("app", "app-logoff") ||
         options.feedSubjects.includes("feed-workerd") ||
-        options.listsSubjects.includes("lists-workerd"),
+        options.listsSubjects.includes("lists-workerd") ||
+        options.keysSubjects.includes("keys-workerd"),
     ],
     ["bench/ceilings", onWorkerd("app")],
-    ["service-durable", onWorkerd("app-durable") || options.listsSubjects.includes("lists-workerd-durable")],
+    [
+      "service-durable",
+      onWorkerd("app-durable") ||
+        options.listsSubjects.includes("lists-workerd-durable") ||
+        options.keysSubjects.includes("keys-workerd-durable"),
+    ],
     ["bench/peers/hono", onWorkerd("hono")],
   ];
   for (const [program, needed] of bundles) if (needed) bundleWorker(dir, program);
@@ -123,6 +131,15 @@ try {
       if (reading !== undefined) lists.push(reading);
     }
   }
+  // A list key against a deployment token: small GETs too.
+  const keys: KeysReading[] = [];
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    for (const subject of options.keysSubjects) {
+      const name = `keys trial ${repeat}/${repeats}: ${subject}`;
+      const reading = await attempt(name, () => runKeysTrial(subject, repeat, run));
+      if (reading !== undefined) keys.push(reading);
+    }
+  }
   // The live scenario last: its crowds of subscribers would leave the machine's network stack busy
   // for the runs after them.
   const live: LiveReading[] = [];
@@ -154,11 +171,11 @@ try {
     }
   }
 
-  const results = summarize(measurements, memory, live, churn, feed, lists);
+  const results = summarize(measurements, memory, live, churn, feed, lists, keys);
   const machine = describeMachine(layout, loadAtStart);
   const report: Report = { options, machine, results, targets: checkTargets(results, env), failures };
   mkdirSync(outDir, { recursive: true });
-  const raw = { measurements, memory, live, churn, feed, lists };
+  const raw = { measurements, memory, live, churn, feed, lists, keys };
   writeFileSync(join(outDir, "results.json"), `${JSON.stringify({ ...report, threads, raw }, null, 2)}\n`);
   writeFileSync(join(outDir, "rps-by-tasks.svg"), await drawChart(results.rows));
   writeFileSync(join(outDir, "results.md"), toMarkdown(report, "rps-by-tasks.svg"));

@@ -88,9 +88,12 @@ export function createApp({
   const log = config.logLevel === "off" ? undefined : requestLogger(config.logLevel, logSink, secrets);
   const wrapper = requestWrapper(log, { textBodies, parsedHeaders });
   // A list key is looked up in the request's list alone: the one its path names, else the default one.
-  const guards = accessGuards(config.readTokens, config.writeTokens, async (c, token) => {
-    return lists.list(c.req.param("name") ?? DEFAULT_LIST).keys.byHash(await keyHash(token));
-  });
+  const guards = accessGuards(
+    config.readTokens,
+    config.writeTokens,
+    (c, hash) => lists.list(c.req.param("name") ?? DEFAULT_LIST).keys.byHash(hash),
+    sha256 ?? keyHash,
+  );
 
   /**
    * Serves `method` on `paths` with `handler` behind the optional middleware: a route with none is

@@ -62,7 +62,7 @@ export interface WrkLoad {
   readonly seconds: number;
   readonly threads: number;
   readonly connections: number;
-  /** Passed to the Lua scripts: BENCH_ETAG, BENCH_BODY, BENCH_PAIRS, BENCH_TASKS. */
+  /** Passed to the Lua scripts: BENCH_ETAG, BENCH_BODY, BENCH_PAIRS, BENCH_TASKS, BENCH_AUTHORIZATION. */
   readonly env?: Readonly<Record<string, string>>;
 }
 

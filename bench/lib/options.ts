@@ -3,6 +3,8 @@ import { parseArgs } from "node:util";
 import {
   FEED_SUBJECT_NAMES,
   type FeedSubject,
+  KEYS_SUBJECT_NAMES,
+  type KeysSubject,
   LISTS_SUBJECT_NAMES,
   LIVE_SUBJECT_NAMES,
   type ListsSubject,
@@ -24,6 +26,8 @@ export interface BenchOptions {
   readonly stalled: number | undefined;
   /** The servers of the lists scenario: a named list against /tasks, 1,000 lists, two busy lists. */
   readonly listsSubjects: readonly ListsSubject[];
+  /** The servers of the keys scenario: a GET with a list key against the same GET with a deployment token. */
+  readonly keysSubjects: readonly KeysSubject[];
   /** Create-and-delete pairs on each of Node, Bun and Deno the run measures; 0 skips them. */
   readonly pairs: number;
   readonly repeats: number;
@@ -43,7 +47,8 @@ export const USAGE = `Usage: npm run bench -- [options]
                        "hono" stands for every hono-*, "logoff" for every *-logoff, "postgres" for every *-postgres;
                        the live scenario's servers (${LIVE_SUBJECT_NAMES.join(", ")}): "live" stands for all of them;
                        the feed scenario's (${FEED_SUBJECT_NAMES.join(", ")}): "feed" stands for all of them;
-                       the lists scenario's (${LISTS_SUBJECT_NAMES.join(", ")}): "lists" stands for all of them
+                       the lists scenario's (${LISTS_SUBJECT_NAMES.join(", ")}): "lists" stands for all of them;
+                       the keys scenario's (${KEYS_SUBJECT_NAMES.join(", ")}): "keys" stands for all of them
   --sizes=2,1000       list sizes to measure (each at least 2; default 2,1000,100000)
   --subscribers=1000   subscribers of the live scenario (default 1000,10000; --quick: 1000)
   --stalled=N          stalled subscribers of each kind in the feed scenario (default 1000; --quick: 200)
@@ -62,6 +67,7 @@ const GROUPS: Record<string, (name: string) => boolean> = {
   live: (s) => s.startsWith("live-"),
   feed: (s) => s.startsWith("feed-"),
   lists: (s) => s.startsWith("lists-"),
+  keys: (s) => s.startsWith("keys-"),
 };
 
 /** The whole numbers of at least `min` in a comma-separated option, or `fallback` when it is not given. */
@@ -100,6 +106,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     ...LIVE_SUBJECT_NAMES,
     ...FEED_SUBJECT_NAMES,
     ...LISTS_SUBJECT_NAMES,
+    ...KEYS_SUBJECT_NAMES,
   ];
   const only = values.only?.split(",").flatMap((name) => {
     const group = GROUPS[name.trim()];
@@ -129,6 +136,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | "help" {
     feedSubjects: chosen(FEED_SUBJECT_NAMES),
     stalled: numbers(values.stalled, "stalled", 1, [])[0],
     listsSubjects: chosen(LISTS_SUBJECT_NAMES),
+    keysSubjects: chosen(KEYS_SUBJECT_NAMES),
     pairs,
     repeats: numbers(values.repeats, "repeats", 1, [quick ? 1 : 3])[0] ?? 3,
     seconds: numbers(values.seconds, "seconds", 1, [quick ? 1 : 3])[0] ?? 3,

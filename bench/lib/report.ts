@@ -1,6 +1,7 @@
 // results.md, which shows the results beside the targets, one plain table per scenario.
 // bench/README.md says what each figure means.
 import { feedTables } from "../feed/report.ts";
+import { keysTable } from "../keys/report.ts";
 import { listsTables } from "../lists/report.ts";
 import type { LiveReading } from "../live/trial.ts";
 import type { MachineInfo } from "./machine.ts";
@@ -199,6 +200,7 @@ export function toMarkdown(report: Report, chartFile: string): string {
     results.churn.length === 0 ? "" : churnTable(results.churn),
     results.feed.length === 0 ? "" : feedTables(results.feed),
     results.lists.length === 0 ? "" : listsTables(results.lists),
+    results.keys.length === 0 ? "" : keysTable(results.keys),
     failures.length === 0
       ? ""
       : `## Failed runs, left out of the medians\n\n${failures.map((f) => `- ${f.split("\n")[0]}`).join("\n")}`,

@@ -1,5 +1,6 @@
 // The results: the medians of each server's trials, merged from the trials of a run.
 import type { FeedReading } from "../feed/trial.ts";
+import type { KeysReading } from "../keys/trial.ts";
 import type { ListsReading } from "../lists/trial.ts";
 import type { LiveReading } from "../live/trial.ts";
 import type { ChurnReading } from "./churn.ts";
@@ -18,6 +19,7 @@ export interface Results {
   readonly churn: readonly Merged<ChurnReading>[];
   readonly feed: readonly Merged<FeedReading>[];
   readonly lists: readonly Merged<ListsReading>[];
+  readonly keys: readonly Merged<KeysReading>[];
 }
 
 /**
@@ -72,6 +74,7 @@ export function summarize(
   churn: readonly ChurnReading[],
   feed: readonly FeedReading[],
   lists: readonly ListsReading[],
+  keys: readonly KeysReading[],
 ): Results {
   const sums = { events: "sum", missed: "sum", unexpected: "sum", ended: "sum", maxMs: "max" } as const;
   return {
@@ -81,6 +84,7 @@ export function summarize(
     churn: mergeTrials(churn, (r) => r.runtime),
     feed: mergeFeed(feed),
     lists: mergeTrials(lists, (r) => `${r.runtime}|${r.server}`),
+    keys: mergeTrials(keys, (r) => `${r.runtime}|${r.server}`),
   };
 }
 

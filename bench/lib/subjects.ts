@@ -105,18 +105,33 @@ const LISTS_SUBJECTS = {
 } as const satisfies Record<string, readonly [Runtime, ServerKind]>;
 export type ListsSubject = keyof typeof LISTS_SUBJECTS;
 
+/**
+ * The servers of the keys scenario (issue 45): the service with READ_TOKENS and WRITE_TOKENS set, its
+ * lists in memory on each runtime, and in a Durable Object each.
+ */
+const KEYS_SUBJECTS = {
+  "keys-node": ["node", "app"],
+  "keys-bun": ["bun", "app"],
+  "keys-deno": ["deno", "app"],
+  "keys-workerd": ["workerd", "app"],
+  "keys-workerd-durable": ["workerd", "app-durable"],
+} as const satisfies Record<string, readonly [Runtime, ServerKind]>;
+export type KeysSubject = keyof typeof KEYS_SUBJECTS;
+
 /** Every subject's name, in its running order. */
 export const SUBJECT_NAMES = Object.keys(SUBJECTS) as Subject[];
 export const LIVE_SUBJECT_NAMES = Object.keys(LIVE_SUBJECTS) as LiveSubject[];
 export const FEED_SUBJECT_NAMES = Object.keys(FEED_SUBJECTS) as FeedSubject[];
 export const LISTS_SUBJECT_NAMES = Object.keys(LISTS_SUBJECTS) as ListsSubject[];
+export const KEYS_SUBJECT_NAMES = Object.keys(KEYS_SUBJECTS) as KeysSubject[];
 
-type AnySubject = Subject | LiveSubject | FeedSubject | ListsSubject;
+type AnySubject = Subject | LiveSubject | FeedSubject | ListsSubject | KeysSubject;
 const ALL: Record<AnySubject, readonly [Runtime, ServerKind]> = {
   ...SUBJECTS,
   ...LIVE_SUBJECTS,
   ...FEED_SUBJECTS,
   ...LISTS_SUBJECTS,
+  ...KEYS_SUBJECTS,
 };
 
 /** The runtime a subject runs on. */

@@ -2,6 +2,7 @@
 // lists, and results.md's first table.
 import { MAX_TOMBSTONES } from "../../src/list/change-log.ts";
 import { checkFeedTargets } from "../feed/targets.ts";
+import { checkKeysTargets } from "../keys/report.ts";
 import { checkListsTargets } from "../lists/targets.ts";
 import { BASELINE_PAIRS, BYTES_PER_DELETION } from "./churn.ts";
 import { findRow, type Results } from "./results.ts";
@@ -254,5 +255,6 @@ export function checkTargets(results: Results, env: Readonly<Record<string, stri
   }
   checks.push(...checkFeedTargets(results.feed));
   checks.push(...checkListsTargets(results.lists));
+  checks.push(...checkKeysTargets(results.keys));
   return checks;
 }

@@ -14,14 +14,24 @@ export function namedTasksUrl(origin: string, name: string): string {
   return `${origin}/lists/${name}/tasks`;
 }
 
+/** The headers of a JSON body, with `authorization` as the Authorization header when given. */
+function jsonHeaders(authorization: string | undefined): Record<string, string> {
+  return authorization === undefined ? JSON_BODY : { ...JSON_BODY, Authorization: authorization };
+}
+
 /**
  * Creates the list `name` with PUT and answers its status: 201, or 501 from a store that holds the
  * default list only. Any other status throws.
  */
-export async function createList(origin: string, name: string, title: string): Promise<201 | 501> {
+export async function createList(
+  origin: string,
+  name: string,
+  title: string,
+  authorization?: string,
+): Promise<201 | 501> {
   const response = await fetch(`${origin}/lists/${name}`, {
     method: "PUT",
-    headers: JSON_BODY,
+    headers: jsonHeaders(authorization),
     body: JSON.stringify({ title }),
   });
   const text = await response.text();
@@ -30,9 +40,9 @@ export async function createList(origin: string, name: string, title: string): P
 }
 
 /** POSTs each of `bodies` to `url`, one after another, and checks that each is answered 2xx. */
-export async function postEach(url: string, bodies: readonly string[]): Promise<void> {
+export async function postEach(url: string, bodies: readonly string[], authorization?: string): Promise<void> {
   for (const body of bodies) {
-    const response = await fetch(url, { method: "POST", headers: JSON_BODY, body });
+    const response = await fetch(url, { method: "POST", headers: jsonHeaders(authorization), body });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: check MAX_TASKS and the server log`);
   }

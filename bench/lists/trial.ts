@@ -54,7 +54,7 @@ export const TASKS_PER_LIST = 10;
 /** How long the memory is watched before each reading, its lowest kept. */
 const SETTLE_MS = 2_000;
 /** The initial tasks of /tasks, POSTed to a named list so that both answer the same bytes. */
-const INITIAL_BODIES = [
+export const INITIAL_BODIES = [
   '{"title":"Read the task list specification","completed":true}',
   '{"title":"Build the task list service","completed":false}',
 ];

@@ -2,19 +2,19 @@
 // list's routes, responding as the contract says.
 import type { Context, MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import { timingSafeEqual } from "hono/utils/buffer";
 import { apiError } from "../errors.ts";
 import { type KeyNeed, keyDecision, type ListKey } from "../list/list-keys.ts";
 import { KEY_NOT_FOR_LIST, KEY_READ_ONLY, NO_TOKEN, READ_ONLY, UNKNOWN_TOKEN } from "../messages.ts";
 import { errorResponse } from "./error-response.ts";
+import type { Sha256 } from "./idempotency.ts";
 import type { AppEnv } from "./request-context.ts";
 
 const REALM = "tasks";
 const CHALLENGE = `Bearer realm="${REALM}"`;
 const INVALID_TOKEN = `${CHALLENGE}, error="invalid_token"`;
 
-/** The key of the request's list that `token` is, if it is one: looked up by its hash, never compared. */
-export type KeyLookup = (c: Context<AppEnv>, token: string) => Promise<ListKey | undefined>;
+/** The key of the request's list whose SHA-256 (hex) is `hash`, if it has one: looked up, never compared. */
+export type KeyLookup = (c: Context<AppEnv>, hash: string) => ListKey | undefined | Promise<ListKey | undefined>;
 
 /**
  * The check in front of a route that `access` guards, which a list key meeting `need` also passes
@@ -28,11 +28,13 @@ export type AccessGuards = (access: "read" | "write", need: KeyNeed | undefined)
  * A read token on a write, or a list key on what its access does not open, gets 403; no token or
  * an unknown one (a key of another list, revoked or expired included) gets 401 with a Bearer
  * challenge. They run before the body is read; a key let in is noted in the request's state.
+ * `sha256` hashes the presented token once, for the tokens and the list's keys alike.
  */
 export function accessGuards(
   readTokens: readonly string[],
   writeTokens: readonly string[],
   keyOf: KeyLookup,
+  sha256: Sha256,
 ): AccessGuards {
   const made = new Map<string, MiddlewareHandler>();
   return (access, need) => {
@@ -42,8 +44,8 @@ export function accessGuards(
     if (check === undefined) {
       check =
         access === "read"
-          ? guard([...readTokens, ...writeTokens], [], need, keyOf)
-          : guard(writeTokens, readTokens, need, keyOf);
+          ? guard([...readTokens, ...writeTokens], [], need, keyOf, sha256)
+          : guard(writeTokens, readTokens, need, keyOf, sha256);
       made.set(id, check);
     }
     return check;
@@ -56,14 +58,20 @@ function guard(
   readOnly: readonly string[],
   need: KeyNeed | undefined,
   keyOf: KeyLookup,
+  sha256: Sha256,
 ): MiddlewareHandler {
+  // Hashed on the first request: on Workers, Web Crypto is the only SHA-256, and it is asynchronous.
+  let hashes: Promise<[readonly string[], readonly string[]]> | undefined;
   return bearerAuth({
     realm: REALM,
     verifyToken: async (token, c: Context<AppEnv>) => {
-      if (await knows(allowed, token)) return true;
-      if (await knows(readOnly, token)) throw apiError(403, READ_ONLY);
+      hashes ??= Promise.all([Promise.all(allowed.map(sha256)), Promise.all(readOnly.map(sha256))]);
+      const [allowedHashes, readOnlyHashes] = await hashes;
+      const hash = await sha256(token);
+      if (knows(allowedHashes, hash)) return true;
+      if (knows(readOnlyHashes, hash)) throw apiError(403, READ_ONLY);
       if (need === undefined) return false;
-      const key = await keyOf(c, token);
+      const key = await keyOf(c, hash);
       const decision = keyDecision(key, need, Date.now());
       if (decision === "forbidden") throw apiError(403, need === "manage" ? KEY_NOT_FOR_LIST : KEY_READ_ONLY);
       if (decision === "unknown" || key === undefined) return false;
@@ -87,11 +95,17 @@ function guard(
   });
 }
 
-/** Compares `token` with every known one, in constant time for each and without stopping at a match. */
-async function knows(tokens: readonly string[], token: string): Promise<boolean> {
+/**
+ * Whether `hash` is one of the known tokens' hashes, compared in constant time with each and without
+ * stopping at a match. Comparing SHA-256 hashes is what Hono's timingSafeEqual does, with both sides
+ * hashed on every call; here each known token is hashed once, and the presented one once a request.
+ */
+function knows(hashes: readonly string[], hash: string): boolean {
   let known = false;
-  for (const candidate of tokens) {
-    if (await timingSafeEqual(candidate, token)) known = true;
+  for (const candidate of hashes) {
+    let differs = candidate.length ^ hash.length;
+    for (let i = 0; i < hash.length; i++) differs |= candidate.charCodeAt(i) ^ hash.charCodeAt(i);
+    if (differs === 0) known = true;
   }
   return known;
 }

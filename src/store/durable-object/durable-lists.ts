@@ -108,7 +108,12 @@ export class DurableLists implements seam.TaskLists {
     conditions: PutConditions,
     limits: DirectoryLimits,
   ): Promise<seam.ListWriteResult> {
-    return this.#written(await this.#call(() => this.#stub().put(name, title, conditions, limits)));
+    try {
+      return this.#written(await this.#call(() => this.#stub().put(name, title, conditions, limits)));
+    } finally {
+      // A list made again under a name deleted elsewhere: no key this isolate found of the old one opens it.
+      this.#copies.get(name)?.store.forgetKeys();
+    }
   }
 
   async patch(name: string, title: string | undefined, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
