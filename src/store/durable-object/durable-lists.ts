@@ -108,12 +108,7 @@ export class DurableLists implements seam.TaskLists {
     conditions: PutConditions,
     limits: DirectoryLimits,
   ): Promise<seam.ListWriteResult> {
-    try {
-      return this.#written(await this.#call(() => this.#stub().put(name, title, conditions, limits)));
-    } finally {
-      // A list made again under a name deleted elsewhere: no key this isolate found of the old one opens it.
-      this.#copies.get(name)?.store.forgetKeys();
-    }
+    return this.#written(await this.#call(() => this.#stub().put(name, title, conditions, limits)));
   }
 
   async patch(name: string, title: string | undefined, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {

@@ -9,7 +9,6 @@ import type { NewTask } from "../../list/task.ts";
 import { missingRead, StatedVersion } from "../list-read.ts";
 import { type ListChanges, ListMirror } from "../mirror.ts";
 import type * as seam from "../store.ts";
-import { FoundKeys } from "./found-keys.ts";
 import { type ListObjectKeys, objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { type StorageFailed, type Stored, unlessFailed } from "./stored.ts";
@@ -190,12 +189,6 @@ export class DurableObjectStore implements seam.TaskStore {
   /** The list itself was deleted or made again through this isolate: the copy no longer says whether it lives. */
   listChanged(): void {
     this.#own.list();
-    this.forgetKeys();
-  }
-
-  /** Forgets the keys the object found lately: the list was deleted or made again, here or elsewhere. */
-  forgetKeys(): void {
-    this.#foundKeys.forget();
   }
 
   async nextChange(change: number, signal: AbortSignal): Promise<void> {
@@ -226,9 +219,8 @@ export class DurableObjectStore implements seam.TaskStore {
     return this.#call(() => this.#stub().fetch(new Request(url, { headers: request.headers })));
   }
 
-  readonly #foundKeys = new FoundKeys(objectKeyRows((work) => this.#call(() => work(this.#stub()))));
-  /** The list's keys, in its object: each of their methods is one call to it, but a key found a moment ago. */
-  readonly keys: seam.KeyRows = this.#foundKeys.rows;
+  /** The list's keys, in its object: each of their methods is one call to it. */
+  readonly keys: seam.KeyRows = objectKeyRows((work) => this.#call(() => work(this.#stub())));
 
   #stub(): ListObjectRpc {
     return this.#namespace.getByName(this.name);
