@@ -3,7 +3,7 @@
 import { type EnvRecord, parseChoice, read } from "../config.ts";
 import { ConfigError } from "../errors.ts";
 import { type DirectoryNamespace, DurableLists } from "./durable-object/durable-lists.ts";
-import type { ListObjectNamespace } from "./durable-object/durable-store.ts";
+import type { ListObjectNamespace } from "./durable-object/list-object-rpc.ts";
 import { HeldLists } from "./held-lists.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
@@ -93,7 +93,8 @@ const KINDS = {
           "TASK_STORE is durable but the TASK_LISTS Durable Object binding is missing: run or deploy with --env durable, or bind TASK_LISTS to the ListDirectoryObject class in wrangler.toml",
         );
       }
-      return new DurableLists(namespace, directory);
+      // A request's key check and its read of the list are then one call to the list's object.
+      return new DurableLists(namespace, directory, { request: host.request });
     },
   },
   postgres: {

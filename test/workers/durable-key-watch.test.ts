@@ -7,7 +7,7 @@ import { expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
-import type { ListObjectNamespace, ListObjectRpc } from "../../src/store/durable-object/durable-store.ts";
+import type { ListObjectNamespace, ListObjectRpc } from "../../src/store/durable-object/list-object-rpc.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { eventually } from "../support/eventually.ts";
 import { listObjects } from "./named-lists.ts";

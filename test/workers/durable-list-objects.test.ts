@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
-import type { ListObjectNamespace } from "../../src/store/durable-object/durable-store.ts";
+import type { ListObjectNamespace } from "../../src/store/durable-object/list-object-rpc.ts";
 import { listObjects } from "./named-lists.ts";
 
 /** The bindings, counting the objects the Worker reaches, by name. */

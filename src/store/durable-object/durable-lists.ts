@@ -5,7 +5,8 @@
 import { StoreUnavailableError } from "../../errors.ts";
 import type { DirectoryLimits, ListIfMatch, ListResult, PutConditions } from "../../list/list-directory.ts";
 import type * as seam from "../store.ts";
-import { DurableObjectStore, type ListObjectNamespace, objectCall } from "./durable-store.ts";
+import { DurableObjectStore, objectCall } from "./durable-store.ts";
+import type { ListObjectNamespace } from "./list-object-rpc.ts";
 
 /** What the directory object answers a write: the decision, or that the list's object could not be told yet (503). */
 export type DirectoryReply = ListResult | { readonly outcome: "unavailable"; readonly reason: string };
@@ -46,6 +47,8 @@ export class DurableLists implements seam.TaskLists {
   readonly #lists: ListObjectNamespace;
   readonly #directory: DirectoryNamespace;
   readonly #maxCopyBytes: number;
+  /** The request whose code runs now: a list reads what its key check brought within one request. */
+  readonly #request: (() => object | undefined) | undefined;
   /** The copies kept, least recently used first, with the bytes each held at its last read. */
   readonly #copies = new Map<string, { readonly store: DurableObjectStore; bytes: number }>();
   #bytes = 0;
@@ -53,11 +56,12 @@ export class DurableLists implements seam.TaskLists {
   constructor(
     lists: ListObjectNamespace,
     directory: DirectoryNamespace,
-    options: { readonly maxCopyBytes?: number } = {},
+    options: { readonly maxCopyBytes?: number; readonly request?: () => object | undefined } = {},
   ) {
     this.#lists = lists;
     this.#directory = directory;
     this.#maxCopyBytes = options.maxCopyBytes ?? MAX_COPY_BYTES;
+    this.#request = options.request;
   }
 
   /** The bytes of the copies this isolate keeps now. */
@@ -82,7 +86,10 @@ export class DurableLists implements seam.TaskLists {
       this.#copies.set(name, kept);
       return kept.store;
     }
-    const store = new DurableObjectStore(this.#lists, name, { onRead: (read) => this.#read(read) });
+    const store = new DurableObjectStore(this.#lists, name, {
+      onRead: (read) => this.#read(read),
+      ...(this.#request === undefined ? {} : { request: this.#request }),
+    });
     this.#copies.set(name, { store, bytes: COPY_OVERHEAD_BYTES });
     this.#bytes += COPY_OVERHEAD_BYTES;
     this.#bound(name);

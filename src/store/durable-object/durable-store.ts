@@ -3,69 +3,16 @@
 import type { ListLimits } from "../../config.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { ListVersion } from "../../list/encoded-list.ts";
-import type { ListRecord } from "../../list/list-directory.ts";
+import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { NewTask } from "../../list/task.ts";
 import { missingRead, StatedVersion } from "../list-read.ts";
-import { type ListChanges, ListMirror } from "../mirror.ts";
+import { ListMirror } from "../mirror.ts";
 import type * as seam from "../store.ts";
-import { type ListObjectKeys, objectKeyRows } from "./object-keys.ts";
+import type { ListObjectNamespace, ListObjectRpc } from "./list-object-rpc.ts";
+import { objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";
-import { type StorageFailed, type Stored, unlessFailed } from "./stored.ts";
-
-/** What a list's object answers a copy: the changes, and whether the list lives. */
-export type ListObjectChanges = ListChanges & { readonly list: seam.ListState };
-
-/** A list object's RPC methods, as the Worker and the directory object call them. */
-export interface ListObjectRpc extends ListObjectKeys {
-  /** What changed after change `after` of list `instance` (see `ChangesSince`), and the list's state. */
-  changes(instance: string | undefined, after: number): ListObjectChanges | Promise<ListObjectChanges>;
-  /**
-   * Appends a task whose title comes as the UTF-8 of its JSON string literal (exact for any title,
-   * and at most as large as the task's own JSON), unless it would break `limits`.
-   */
-  append(
-    titleJson: Uint8Array,
-    completed: boolean,
-    limits: ListLimits,
-    key?: seam.IdempotencyKey,
-  ): Stored<seam.AppendResult | seam.ListMissing>;
-  /**
-   * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
-   * append; `undefined` leaves a field as it is.
-   */
-  update(
-    id: number,
-    titleJson: Uint8Array | undefined,
-    completed: boolean | undefined,
-    limits: ListLimits,
-    ifMatch: seam.IfMatch,
-  ): Stored<seam.UpdateResult | seam.ListMissing>;
-  /** Deletes task `id`. */
-  remove(id: number, ifMatch: seam.IfMatch): Stored<seam.RemoveResult | seam.ListMissing>;
-  /**
-   * Resolves true once the list's last change is after `change`, or false after `waitMs` or once
-   * {@link stopWaiting} is called with the same `key`.
-   */
-  nextChange(change: number, waitMs: number, key: string): Promise<boolean>;
-  /** Ends the wait of {@link nextChange} made with `key`: its reader has gone. */
-  stopWaiting(key: string): void | Promise<void>;
-  /** Takes a WebSocket subscriber: the object holds subscribers' sockets itself, so they can hibernate. */
-  fetch(request: Request): Promise<Response>;
-  /** Whether the list lives (the directory object asks the default list's, once). */
-  state(): seam.ListState | Promise<seam.ListState>;
-  /** Makes the list live as `record`: called by the directory object alone, again after a failure. */
-  create(record: ListRecord): Stored<seam.ListState>;
-  /** Retitles the list as `record`: called by the directory object alone. */
-  retitle(record: ListRecord): Stored<seam.ListState>;
-  /** Deletes the list: called by the directory object alone. */
-  delete(): Stored<seam.ListState>;
-}
-
-/** The binding of the object's class, as far as the store uses it. */
-export interface ListObjectNamespace {
-  getByName(name: string): ListObjectRpc;
-}
+import { type StorageFailed, unlessFailed } from "./stored.ts";
 
 /** How long one call waits in the object for a change before it is asked again. */
 const WAIT_MS = 30_000;
@@ -87,16 +34,26 @@ export class DurableObjectStore implements seam.TaskStore {
   #live = false;
   readonly #own = new OwnWrites();
   readonly #onRead: ((store: DurableObjectStore) => void) | undefined;
+  readonly #request: (() => object | undefined) | undefined;
+  /** The read a request's key check brought, for that request's own read: one call to the object, not two. */
+  readonly #checked = new WeakMap<object, { readonly at: ListVersion; readonly read: seam.ListRead }>();
 
-  /** List `name` (the default list without); `onRead` is told after each read, once the copy is current. */
+  /**
+   * List `name` (the default list without); `onRead` is told after each read, once the copy is
+   * current; `request` tells which request runs now (undefined outside one, or where unknown).
+   */
   constructor(
     namespace: ListObjectNamespace,
     name = DEFAULT_LIST,
-    options: { readonly onRead?: (store: DurableObjectStore) => void } = {},
+    options: {
+      readonly onRead?: (store: DurableObjectStore) => void;
+      readonly request?: () => object | undefined;
+    } = {},
   ) {
     this.#namespace = namespace;
     this.name = name;
     this.#onRead = options.onRead;
+    this.#request = options.request;
   }
 
   /** The bytes of the list the copy holds. */
@@ -104,13 +61,36 @@ export class DurableObjectStore implements seam.TaskStore {
     return this.#mirror.current.usage.bytes;
   }
 
-  async read(): Promise<seam.ListRead> {
+  /**
+   * The list as its object has it now. A request whose key was checked with a read reads what that
+   * check brought, unless this isolate wrote to the list since: both began within the request.
+   */
+  read(): Promise<seam.ListRead> {
+    const request = this.#request?.();
+    const checked = request === undefined ? undefined : this.#checked.get(request);
+    if (request === undefined || checked === undefined) return this.#readWith();
+    this.#checked.delete(request);
+    return checked.at === this.#mirror.current ? Promise.resolve(checked.read) : this.#readWith();
+  }
+
+  /** The key whose hash is `hash`: within a request, asked with the request's read of the list, in one call. */
+  async #keyOf(hash: string): Promise<ListKey | undefined> {
+    const request = this.#request?.();
+    if (request === undefined) return this.#call(() => this.#stub().keyOf(hash));
+    const found: { key?: ListKey | null } = {};
+    const read = await this.#readWith(hash, found);
+    this.#checked.set(request, { at: this.#mirror.current, read });
+    return found.key ?? undefined;
+  }
+
+  async #readWith(keyHash?: string, found: { key?: ListKey | null } = {}): Promise<seam.ListRead> {
     const mark = this.#own.mark;
     const seen: { list: seam.ListState } = { list: { state: "not-found" } };
     const version = await this.#call(() =>
       this.#mirror.read(async (instance, after) => {
-        const reply = await this.#stub().changes(instance, after);
+        const reply = await this.#stub().changes(instance, after, keyHash);
         seen.list = reply.list;
+        if (keyHash !== undefined) found.key = reply.key ?? null;
         return reply;
       }),
     );
@@ -219,8 +199,11 @@ export class DurableObjectStore implements seam.TaskStore {
     return this.#call(() => this.#stub().fetch(new Request(url, { headers: request.headers })));
   }
 
-  /** The list's keys, in its object: each of their methods is one call to it. */
-  readonly keys: seam.KeyRows = objectKeyRows((work) => this.#call(() => work(this.#stub())));
+  /** The list's keys, in its object: each of their methods is one call to it, a request's check with its read. */
+  readonly keys: seam.KeyRows = {
+    ...objectKeyRows((work) => this.#call(() => work(this.#stub()))),
+    byHash: (hash) => this.#keyOf(hash),
+  };
 
   #stub(): ListObjectRpc {
     return this.#namespace.getByName(this.name);

@@ -17,7 +17,7 @@ import { SqliteDirectory } from "../sqlite/sqlite-directory.ts";
 import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
 import type { Directory, IdempotencyKey } from "../store.ts";
 import type { DirectoryReply, DirectoryRpc } from "./durable-lists.ts";
-import type { ListObjectNamespace } from "./durable-store.ts";
+import type { ListObjectNamespace } from "./list-object-rpc.ts";
 import { storageConnection } from "./object-storage.ts";
 import { unlessFailed } from "./stored.ts";
 

@@ -26,7 +26,7 @@ import type {
   RemoveResult,
   UpdateResult,
 } from "../store.ts";
-import type { ListObjectChanges, ListObjectRpc } from "./durable-store.ts";
+import type { ListObjectChanges, ListObjectRpc } from "./list-object-rpc.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { HeldObjectKeys } from "./object-keys.ts";
 import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";
@@ -131,10 +131,15 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return this.#state;
   }
 
-  changes(instance: string | undefined, after: number): ListObjectChanges {
+  changes(instance: string | undefined, after: number, keyHash?: string): ListObjectChanges {
     const list = this.#list;
-    if (list === undefined) return { ...NO_CHANGES, list: this.#state };
-    return { ...changesReply(list.read(), list.instance, instance, after, CHANGES_CHUNK_BYTES), list: this.#state };
+    const key = keyHash === undefined ? {} : { key: this.keyOf(keyHash) ?? null };
+    if (list === undefined) return { ...NO_CHANGES, list: this.#state, ...key };
+    return {
+      ...changesReply(list.read(), list.instance, instance, after, CHANGES_CHUNK_BYTES),
+      list: this.#state,
+      ...key,
+    };
   }
 
   append(

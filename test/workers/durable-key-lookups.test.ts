@@ -1,0 +1,104 @@
+// A request with a list key on the Durable Objects: its key's check brings the request's read of the
+// list in the same call to the list's object, and a key revoked, or a list made again, opens nothing.
+import { env } from "cloudflare:workers";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { expect, test } from "vitest";
+import { createApp } from "../../src/app.ts";
+import { parseAppConfig } from "../../src/config.ts";
+import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
+import type { ListObjectNamespace, ListObjectRpc } from "../../src/store/durable-object/list-object-rpc.ts";
+import { RequestWork } from "../../src/store/request-work.ts";
+import { listObjects } from "./named-lists.ts";
+
+const READ = "read-token-0123456789";
+const WRITE = "write-token-0123456789";
+const config = parseAppConfig({ LOG_LEVEL: "error", READ_TOKENS: READ, WRITE_TOKENS: WRITE });
+const writer = { Authorization: `Bearer ${WRITE}`, "Content-Type": "application/json" };
+
+/** One isolate's Worker over the bindings, each request run as worker.ts runs it, with the calls made to list objects, in order. */
+function isolate() {
+  const calls: string[] = [];
+  const lists: ListObjectNamespace = {
+    getByName: (name) => {
+      const stub = listObjects().getByName(name) as unknown as Record<string, unknown>;
+      return new Proxy(stub, {
+        get(target, property) {
+          if (typeof property !== "string" || property === "then") return target[property as string];
+          return (...args: unknown[]) => {
+            calls.push(property);
+            return (target as Record<string, (...a: unknown[]) => unknown>)[property]?.(...args);
+          };
+        },
+      }) as unknown as ListObjectRpc;
+    },
+  };
+  const directory: DirectoryNamespace = {
+    getByName: (name) => {
+      if (env.TASK_LISTS === undefined) throw new Error("The durable environment must bind TASK_LISTS");
+      return env.TASK_LISTS.getByName(name);
+    },
+  };
+  const served = new AsyncLocalStorage<RequestWork>();
+  const app = createApp({ lists: new DurableLists(lists, directory, { request: () => served.getStore() }), config });
+  const request = (path: string, init?: RequestInit): Promise<Response> => {
+    const work = new RequestWork();
+    return served.run(work, () => work.serve(async () => app.request(path, init)));
+  };
+  return { request, calls };
+}
+
+type Send = ReturnType<typeof isolate>["request"];
+
+/** Creates list `name` and a read key of it: the key, and its id. */
+async function listWithKey(send: Send, name: string): Promise<{ key: string; id: string }> {
+  const put = await send(`/lists/${name}`, { method: "PUT", body: '{"title":"Keyed"}', headers: writer });
+  expect(put.status).toBe(201);
+  const made = await send(`/lists/${name}/keys`, { method: "POST", body: '{"access":"read"}', headers: writer });
+  expect(made.status).toBe(201);
+  return (await made.json()) as { key: string; id: string };
+}
+
+const get = (send: Send, name: string, key: string) =>
+  send(`/lists/${name}/tasks`, { headers: { Authorization: `Bearer ${key}` } });
+
+test("a GET with a list key is one call to the list's object, which checks the key and reads the list", async () => {
+  const { request, calls } = isolate();
+  const { key } = await listWithKey(request, "one-call-key");
+  const added = await request("/lists/one-call-key/tasks", {
+    method: "POST",
+    body: '{"title":"Seen","completed":false}',
+    headers: writer,
+  });
+  expect(added.status).toBe(200);
+  calls.length = 0;
+  const res = await get(request, "one-call-key", key);
+  expect(res.status).toBe(200);
+  expect(await res.text()).toBe('[{"id":1,"title":"Seen","completed":false}]');
+  expect(calls).toEqual(["changes"]);
+});
+
+test("a key revoked opens nothing from the revocation's answer on, in this isolate and in another", async () => {
+  const here = isolate();
+  const other = isolate();
+  const { key, id } = await listWithKey(here.request, "revoked-key");
+  expect((await get(here.request, "revoked-key", key)).status).toBe(200);
+  expect((await get(other.request, "revoked-key", key)).status).toBe(200);
+  const revoked = await here.request(`/lists/revoked-key/keys/${id}`, { method: "DELETE", headers: writer });
+  expect(revoked.status).toBe(204);
+  expect((await get(here.request, "revoked-key", key)).status).toBe(401);
+  expect((await get(other.request, "revoked-key", key)).status).toBe(401);
+});
+
+test("a key of a list deleted and made again under its name opens nothing of the new list, in another isolate either", async () => {
+  const here = isolate();
+  const other = isolate();
+  const { key } = await listWithKey(here.request, "made-again");
+  expect((await get(other.request, "made-again", key)).status).toBe(200);
+  expect((await here.request("/lists/made-again", { method: "DELETE", headers: writer })).status).toBe(204);
+  expect(
+    (await here.request("/lists/made-again", { method: "PUT", body: '{"title":"New"}', headers: writer })).status,
+  ).toBe(201);
+  const res = await get(other.request, "made-again", key);
+  expect(res.status).toBe(401);
+  expect(await res.text()).not.toContain("New");
+});
