@@ -82,6 +82,8 @@ export function storeCases(options: ConformanceOptions = {}): ConformanceCase[] 
     ...taskEventCases(options.sockets === true),
     ...listMadeAgainCases(options),
     ...listGoneCases(options),
+    // Keys are rows of the store's own: a server with tokens runs them on its driver.
+    ...listKeyCases(options),
   ];
 }
 
