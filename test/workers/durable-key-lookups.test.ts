@@ -1,14 +1,12 @@
 // A request with a list key on the Durable Objects: its key's check brings the request's read of the
 // list in the same call to the list's object, and a key revoked, or a list made again, opens nothing.
-import { env } from "cloudflare:workers";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
-import type { ListObjectNamespace, ListObjectRpc } from "../../src/store/durable-object/list-object-rpc.ts";
+import { DurableLists } from "../../src/store/durable-object/durable-lists.ts";
 import { RequestWork } from "../../src/store/request-work.ts";
-import { listObjects } from "./named-lists.ts";
+import { countedBindings } from "./named-lists.ts";
 
 const READ = "read-token-0123456789";
 const WRITE = "write-token-0123456789";
@@ -17,27 +15,7 @@ const writer = { Authorization: `Bearer ${WRITE}`, "Content-Type": "application/
 
 /** One isolate's Worker over the bindings, each request run as worker.ts runs it, with the calls made to list objects, in order. */
 function isolate() {
-  const calls: string[] = [];
-  const lists: ListObjectNamespace = {
-    getByName: (name) => {
-      const stub = listObjects().getByName(name) as unknown as Record<string, unknown>;
-      return new Proxy(stub, {
-        get(target, property) {
-          if (typeof property !== "string" || property === "then") return target[property as string];
-          return (...args: unknown[]) => {
-            calls.push(property);
-            return (target as Record<string, (...a: unknown[]) => unknown>)[property]?.(...args);
-          };
-        },
-      }) as unknown as ListObjectRpc;
-    },
-  };
-  const directory: DirectoryNamespace = {
-    getByName: (name) => {
-      if (env.TASK_LISTS === undefined) throw new Error("The durable environment must bind TASK_LISTS");
-      return env.TASK_LISTS.getByName(name);
-    },
-  };
+  const { lists, directory, calls } = countedBindings();
   const served = new AsyncLocalStorage<RequestWork>();
   const app = createApp({ lists: new DurableLists(lists, directory, { request: () => served.getStore() }), config });
   const request = (path: string, init?: RequestInit): Promise<Response> => {

@@ -1,36 +1,14 @@
 // A write to a list in a Durable Object that the Worker's copy already shows possible is one call to
 // the object, and a write its copy cannot vouch for is still refused before its body is read.
-import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
-import type { ListObjectNamespace, ListObjectRpc } from "../../src/store/durable-object/list-object-rpc.ts";
-import { listObjects } from "./named-lists.ts";
+import { DurableLists } from "../../src/store/durable-object/durable-lists.ts";
+import { countedBindings } from "./named-lists.ts";
 
 /** The bindings, with the methods the Worker calls on list objects, in order. */
 function counted() {
-  const calls: string[] = [];
-  const lists: ListObjectNamespace = {
-    getByName: (name) => {
-      const stub = listObjects().getByName(name) as unknown as Record<string, unknown>;
-      return new Proxy(stub, {
-        get(target, property) {
-          if (typeof property !== "string" || property === "then") return target[property as string];
-          return (...args: unknown[]) => {
-            calls.push(property);
-            return (target as Record<string, (...a: unknown[]) => unknown>)[property]?.(...args);
-          };
-        },
-      }) as unknown as ListObjectRpc;
-    },
-  };
-  const directory: DirectoryNamespace = {
-    getByName: (name) => {
-      if (env.TASK_LISTS === undefined) throw new Error("The durable environment must bind TASK_LISTS");
-      return env.TASK_LISTS.getByName(name);
-    },
-  };
+  const { lists, directory, calls } = countedBindings();
   const app = createApp({ lists: new DurableLists(lists, directory), config: parseAppConfig({ LOG_LEVEL: "error" }) });
   return { app, calls };
 }
