@@ -18,6 +18,7 @@ import {
   taskVersion,
 } from "./list-version.ts";
 import { type JournalView, journalAfter, journalBytesAfter } from "./recent-changes.ts";
+import { SharedBacklogs } from "./shared-backlog.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -64,6 +65,7 @@ export class Snapshot implements ListVersion {
   #before: number[] | undefined;
   readonly #bytes: number;
   #body: JsonBytes | undefined;
+  #shared: SharedBacklogs | undefined;
 
   constructor({ instance, chunks, log, journal, change, highestId, usage, lastId }: VersionParts) {
     this.#instance = instance;
@@ -134,8 +136,13 @@ export class Snapshot implements ListVersion {
 
   eventBatches(change: number, through: number, format: EventFormat, batchBytes: number): ListEventBatches {
     const reset = this.#reset(change);
+    const after = reset ? 0 : change;
     const source = { chunks: this.#chunks, log: this.#log };
-    return { reset, batches: backlogBatches(source, reset ? 0 : change, through, format, batchBytes) };
+    const build = () => backlogBatches(source, after, through, format, batchBytes);
+    // Subscribers that hold nothing get the same bytes of the same version: built once for all of them.
+    if (after !== 0 || through !== this.change) return { reset, batches: build() };
+    this.#shared ??= new SharedBacklogs();
+    return { reset, batches: this.#shared.read(format, batchBytes, build) };
   }
 
   /** Whether a cursor at `change` cannot be brought up to date: older than the deletions remembered, or newer than the list. */

@@ -51,6 +51,9 @@ export async function follow(
   // one event per task. Every change after it is sent as it was made.
   let backlogEnd = list.change;
   let catchingUp = true;
+  // Where the backlog goes on after a wait, while the list is still the version it was read from:
+  // a backlog from 0 is read where others may be reading it too (shared-backlog.ts).
+  let backlog: { version: string; batches: Iterator<EventBatch> } | undefined;
   let lastSent = Date.now();
   // One timer per subscriber, which sets itself again for `keepAliveMs` after the last thing sent.
   let keepAlive: ReturnType<typeof setTimeout> | undefined;
@@ -71,16 +74,20 @@ export async function follow(
     while (!signal.aborted) {
       let done: boolean;
       if (catchingUp) {
-        const { reset, batches } = list.eventBatches(cursor, backlogEnd, sink.format, BATCH_BYTES);
-        if (reset) {
-          sink.reset();
-          cursor = 0;
+        if (backlog?.version !== list.version) {
+          const { reset, batches } = list.eventBatches(cursor, backlogEnd, sink.format, BATCH_BYTES);
+          if (reset) {
+            sink.reset();
+            cursor = 0;
+          }
+          backlog = { version: list.version, batches: batches[Symbol.iterator]() };
         }
-        done = await writeAll(sink, batches, sent, signal);
+        done = await writeAll(sink, backlog.batches, sent, signal);
         if (done) {
           // A task of the backlog changed since is sent with its change, next.
           cursor = Math.max(cursor, backlogEnd);
           catchingUp = false;
+          backlog = undefined;
         }
       } else {
         const changes = list.changesAfter(cursor);
@@ -117,18 +124,20 @@ export async function follow(
 
 /**
  * Writes a backlog's batches, letting other requests run between them. True when all were
- * written; false when the sink filled or `signal` aborted first.
+ * written; false when the sink filled or `signal` aborted first, with the rest left in `batches`.
  */
 async function writeAll(
   sink: Sink,
-  batches: Iterable<EventBatch>,
+  batches: Iterator<EventBatch>,
   sent: (change: number) => void,
   signal: AbortSignal,
 ): Promise<boolean> {
   if (sink.full()) return false;
   // Each full batch is followed by a turn for others. A short one is the last (or makes way for an
   // event too big for it): after the last, the feed waits for changes at once, so it misses none.
-  for (const batch of batches) {
+  // The batches are not let go when the sink fills: the feed goes on with them once it drains.
+  for (let next = batches.next(); next.done !== true; next = batches.next()) {
+    const batch = next.value;
     sink.write(batch);
     sent(batch.last);
     if (sink.full()) return false;
@@ -179,6 +188,12 @@ function deleted(list: ListRead): boolean {
   return list.list !== undefined && list.list.state !== "live";
 }
 
+/**
+ * Why a wait's other half is let go: an abort given no reason makes a DOMException, with its
+ * stack, which a subscriber catching up paid once a batch.
+ */
+const SETTLED = "settled";
+
 /** Lets whatever else waits to run have its turn. */
 function otherTurns(): Promise<void> {
   return new Promise((done) => setTimeout(done, 0));
@@ -197,13 +212,13 @@ async function drainedOrBehind(
   signal: AbortSignal,
 ): Promise<void> {
   const either = new AbortController();
-  const stop = () => either.abort();
+  const stop = () => either.abort(SETTLED);
   signal.addEventListener("abort", stop, { once: true });
   const cutOffAt = list.changedBytes - list.bytesChangedAfter(from) + FOLLOWER_CUT_OFF_BYTES;
   try {
     await Promise.race([sink.drained(either.signal), store.nextChange(list.change, either.signal, cutOffAt)]);
   } finally {
-    either.abort();
+    either.abort(SETTLED);
     signal.removeEventListener("abort", stop);
   }
 }
