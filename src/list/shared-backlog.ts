@@ -2,6 +2,13 @@
 // version: each batch is written by the first to reach it and sent as it is to the others.
 import type { EventBatch, EventFormat } from "./event-batches.ts";
 
+/**
+ * Lists whose JSON is at most this size share their backlogs: about 1.3 times as many bytes a
+ * format, held while subscribers catch up, which a Worker's 128 MB isolate has room for beside a
+ * list this size, not beside one of the 24 MiB it may hold. Larger lists build one per subscriber.
+ */
+export const SHARED_LIST_BYTES = 8 * 1024 * 1024;
+
 /** Batches built once and read by many, each reader from the first at its own pace. */
 class SharedBatches {
   readonly batchBytes: number;

@@ -18,7 +18,7 @@ import {
   taskVersion,
 } from "./list-version.ts";
 import { type JournalView, journalAfter, journalBytesAfter } from "./recent-changes.ts";
-import { SharedBacklogs } from "./shared-backlog.ts";
+import { SHARED_LIST_BYTES, SharedBacklogs } from "./shared-backlog.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -140,7 +140,9 @@ export class Snapshot implements ListVersion {
     const source = { chunks: this.#chunks, log: this.#log };
     const build = () => backlogBatches(source, after, through, format, batchBytes);
     // Subscribers that hold nothing get the same bytes of the same version: built once for all of them.
-    if (after !== 0 || through !== this.change) return { reset, batches: build() };
+    if (after !== 0 || through !== this.change || this.usage.bytes > SHARED_LIST_BYTES) {
+      return { reset, batches: build() };
+    }
     this.#shared ??= new SharedBacklogs();
     return { reset, batches: this.#shared.read(format, batchBytes, build) };
   }

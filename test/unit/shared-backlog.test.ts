@@ -2,6 +2,7 @@
 // each as the same bytes, and let go once none is reading it.
 import { expect, test } from "vitest";
 import { EncodedList, type EventBatch, encodeTask } from "../../src/list/encoded-list.ts";
+import { SHARED_LIST_BYTES } from "../../src/list/shared-backlog.ts";
 import { SOCKET_TEXT_FORMAT, SSE_FORMAT } from "../../src/live/frames.ts";
 
 const BATCH_BYTES = 4096;
@@ -60,6 +61,24 @@ test("a backlog from a cursor, up to an older change, or in another format is bu
   const fromCursor = text(version.eventBatches(250, version.change, SSE_FORMAT, BATCH_BYTES).batches);
   expect(fromCursor).toContain('event: delete\ndata: {"id":2}');
   expect(fromCursor).toContain('event: update\ndata: {"id":200,');
+});
+
+test("a list of more than 8 MiB builds its backlog for each subscriber, as its size would take the room of two lists", () => {
+  const made = new EncodedList("large");
+  const title = "x".repeat(100 * 1024);
+  for (let id = 1; id <= 82; id++) made.push(encodeTask({ id, title, completed: false }), id);
+  const at = (list: EncodedList) => {
+    const version = list.read();
+    return [0, 1].map((_) => [...version.eventBatches(0, version.change, SSE_FORMAT, BATCH_BYTES).batches][0]?.bytes);
+  };
+  const [first, second] = at(made);
+  expect(made.usage.bytes).toBeGreaterThan(SHARED_LIST_BYTES);
+  expect(second).toEqual(first);
+  expect(second).not.toBe(first);
+  made.remove(82);
+  expect(made.usage.bytes).toBeLessThanOrEqual(SHARED_LIST_BYTES);
+  const [shared, again] = at(made);
+  expect(again).toBe(shared);
 });
 
 test("a backlog nobody is reading any more is let go at the next collection", async () => {
