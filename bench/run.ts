@@ -88,6 +88,7 @@ try {
     [
       "service-durable",
       onWorkerd("app-durable") ||
+        options.feedSubjects.includes("feed-workerd-durable") ||
         options.listsSubjects.includes("lists-workerd-durable") ||
         options.keysSubjects.includes("keys-workerd-durable"),
     ],
@@ -166,7 +167,8 @@ try {
   for (let repeat = 1; repeat <= repeats; repeat++) {
     for (const subject of options.feedSubjects) {
       const name = `feed trial ${repeat}/${repeats}: ${subject}`;
-      const reading = await attempt(name, () => runFeedTrial(runtimeOf(subject), counts, run));
+      const server = serverOf(subject) === "app-durable" ? "app-durable" : "app";
+      const reading = await attempt(name, () => runFeedTrial(runtimeOf(subject), server, counts, run));
       if (reading !== undefined) feed.push(reading);
     }
   }

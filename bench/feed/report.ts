@@ -7,7 +7,7 @@ import { table } from "../lib/table.ts";
 import type { CatchUpReading } from "./catch-up.ts";
 import { catchUpRatio, stalledRatio } from "./ratios.ts";
 import type { StalledReading } from "./stalled.ts";
-import type { FeedReading } from "./trial.ts";
+import { type FeedReading, feedLabel } from "./trial.ts";
 
 type Row = Merged<FeedReading>;
 const int = (x: number) => Math.round(x).toLocaleString("en");
@@ -16,11 +16,12 @@ const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 /** The three tables of the feed scenario, runtime by runtime. */
 export function feedTables(feed: readonly Row[]): string {
-  const rows = [...feed].sort((a, b) => RUNTIMES.indexOf(a.runtime) - RUNTIMES.indexOf(b.runtime));
+  const order = (row: Row) => RUNTIMES.indexOf(row.runtime) * 2 + (row.server === "app-durable" ? 1 : 0);
+  const rows = [...feed].sort((a, b) => order(a) - order(b));
   const catchUp = table<{ row: Row; size: CatchUpReading }>(
     rows.flatMap((row) => row.catchUps.map((size) => ({ row, size }))),
     [
-      ["Runtime", ({ row }) => row.runtime],
+      ["Runtime", ({ row }) => feedLabel(row)],
       ["Tasks", ({ size }) => int(size.tasks)],
       ["list MiB", ({ size }) => mib(size.listBytes)],
       ["GET CPU ms", ({ size }) => dec(1)(size.getCpuMs)],
@@ -37,7 +38,7 @@ export function feedTables(feed: readonly Row[]): string {
   const busy = table(
     rows,
     [
-      ["Runtime", (r) => r.runtime],
+      ["Runtime", (r) => feedLabel(r)],
       ["Tasks", (r) => int(r.busyTasks)],
       ["subscribers", (r) => int(r.busySubscribers)],
       ["GETs", (r) => int(r.busyGets)],
@@ -63,7 +64,7 @@ export function feedTables(feed: readonly Row[]): string {
   const stalled = table<{ row: Row; kind: "sse" | "ws"; reading: StalledReading }>(
     stalls,
     [
-      ["Runtime", ({ row }) => row.runtime],
+      ["Runtime", ({ row }) => feedLabel(row)],
       ["Subscribers", ({ kind }) => (kind === "sse" ? "SSE" : "WebSocket")],
       ["stalled", ({ row }) => int(row.stalled)],
       ["PATCHes none / stalled", ({ reading }) => `${int(reading.patchesNone)} / ${int(reading.patchesStalled)}`],

@@ -5,7 +5,7 @@ import type { Merged } from "../lib/results.ts";
 import { RUNTIMES } from "../lib/subjects.ts";
 import type { TargetCheck } from "../lib/target-check.ts";
 import { catchUpRatio, scaledRatio, stalledRatio, TARGET_STALLED } from "./ratios.ts";
-import type { FeedReading } from "./trial.ts";
+import { type FeedReading, feedLabel } from "./trial.ts";
 
 /** The lists a catch-up's target is about; a run without one of them (--quick) does not measure it there. */
 const CATCH_UP_TASKS = [20_000, 100_000];
@@ -35,8 +35,14 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
       value: value === undefined ? "not measured" : text(value),
       met: value === undefined ? undefined : value <= bound,
     });
-  for (const runtime of RUNTIMES) {
-    const row = feed.find((r) => r.runtime === runtime);
+  // Every runtime's service with its list in memory, measured or not; a Durable Object where measured.
+  const subjects = [
+    ...RUNTIMES.map((runtime) => ({ runtime, server: "app" as const })),
+    ...feed.filter((r) => r.server === "app-durable"),
+  ];
+  for (const subject of subjects) {
+    const runtime = feedLabel(subject);
+    const row = feed.find((r) => feedLabel(r) === runtime);
     for (const tasks of CATCH_UP_TASKS) {
       const size = row?.catchUps.find((r) => r.tasks === tasks);
       for (const [kind, name] of [

@@ -2,7 +2,7 @@
 // up, what one catch-up costs beside a GET of the list, and what stalled subscribers cost a PATCH.
 import { postMany } from "../lib/http.ts";
 import type { BenchServer } from "../lib/servers.ts";
-import { INITIAL_TASKS, type Runtime } from "../lib/subjects.ts";
+import { INITIAL_TASKS, type Runtime, type ServerKind } from "../lib/subjects.ts";
 import { NEW_TASK_BODY, type RunSettings, startSubject } from "../lib/trial.ts";
 import { type CatchUpReading, catchUpCost, getsWhileCatchingUp } from "./catch-up.ts";
 import type { Transport } from "./protocol.ts";
@@ -51,6 +51,8 @@ export function feedCounts(quick: boolean, stalled: number | undefined): FeedCou
 /** What one feed trial measured; ratios are left to the medians. */
 export interface FeedReading {
   readonly runtime: Runtime;
+  /** The service with its list in memory, or in a Durable Object. */
+  readonly server: FeedServer;
   /** A catch-up from 0 beside a GET, at each list size. */
   readonly catchUps: readonly CatchUpReading[];
   readonly busyTasks: number;
@@ -74,19 +76,35 @@ export interface FeedReading {
   readonly ws: StalledReading | undefined;
 }
 
-/** Stalled WebSockets where the feed can see them full: a Worker cannot see what waits on a WebSocket. */
-function stallTransports(runtime: Runtime): Transport[] {
-  return runtime === "workerd" ? ["sse"] : ["sse", "ws"];
+/** The services the feed runs on. */
+export type FeedServer = Extract<ServerKind, "app" | "app-durable">;
+
+/** How a reading is named in the tables and targets: its runtime, and its Durable Object if it has one. */
+export function feedLabel({ runtime, server }: Pick<FeedReading, "runtime" | "server">): string {
+  return server === "app-durable" ? `${runtime}, Durable Object` : runtime;
+}
+
+/**
+ * Stalled WebSockets where the feed can see them full: a Worker cannot see what waits on a
+ * WebSocket; a list's Durable Object cannot either, but holds them itself, and pays for each.
+ */
+function stallTransports(runtime: Runtime, server: FeedServer): Transport[] {
+  return runtime === "workerd" && server === "app" ? ["sse"] : ["sse", "ws"];
 }
 
 /**
  * One trial on `runtime`: a fresh service grown to the busy size for the GETs during catch-ups, then
  * to the catch-up size for the CPU of GETs and catch-ups; then a fresh one for the stalled subscribers.
  */
-export async function runFeedTrial(runtime: Runtime, counts: FeedCounts, run: RunSettings): Promise<FeedReading> {
+export async function runFeedTrial(
+  runtime: Runtime,
+  kind: FeedServer,
+  counts: FeedCounts,
+  run: RunSettings,
+): Promise<FeedReading> {
   let server: BenchServer | undefined;
   try {
-    server = await startSubject("app", runtime, run);
+    server = await startSubject(kind, runtime, run);
     await postMany(server.url, NEW_TASK_BODY, counts.busyTasks - INITIAL_TASKS);
     const { busyTasks, busySubscribers, busyGets } = counts;
     const busy = await getsWhileCatchingUp(server, run.layout, busyGets, busySubscribers, busyTasks, "sse");
@@ -103,12 +121,14 @@ export async function runFeedTrial(runtime: Runtime, counts: FeedCounts, run: Ru
     await server.stop();
     server = undefined;
 
-    server = await startSubject("app", runtime, run);
+    server = await startSubject(kind, runtime, run);
     const ids = await fillForStalls(server);
-    const stalled = await patchesWithStalls(server, ids, stallTransports(runtime), counts.stalled, counts.patches, run);
+    const transports = stallTransports(runtime, kind);
+    const stalled = await patchesWithStalls(server, ids, transports, counts.stalled, counts.patches, run);
     if (stalled.sse === undefined) throw new Error("No stalled SSE subscribers were measured");
     return {
       runtime,
+      server: kind,
       catchUps,
       busyTasks,
       busySubscribers,

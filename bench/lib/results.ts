@@ -1,5 +1,5 @@
 // The results: the medians of each server's trials, merged from the trials of a run.
-import type { FeedReading } from "../feed/trial.ts";
+import { type FeedReading, feedLabel } from "../feed/trial.ts";
 import type { KeysReading } from "../keys/trial.ts";
 import type { ListsReading } from "../lists/trial.ts";
 import type { LiveReading } from "../live/trial.ts";
@@ -52,8 +52,8 @@ function mergeTrials<T extends object>(
 
 /** The feed trials of each runtime merged, their stalled subscribers of each kind too. */
 function mergeFeed(readings: readonly FeedReading[]): Merged<FeedReading>[] {
-  return mergeTrials(readings, (r) => r.runtime).map((merged) => {
-    const trials = readings.filter((r) => r.runtime === merged.runtime);
+  return mergeTrials(readings, feedLabel).map((merged) => {
+    const trials = readings.filter((r) => feedLabel(r) === feedLabel(merged));
     const stalls = (kind: "sse" | "ws") => {
       const found = trials.flatMap((t) => t[kind] ?? []);
       return found.length === 0 ? undefined : mergeTrials(found, () => kind)[0];

@@ -83,12 +83,13 @@ const LIVE_SUBJECTS = {
 } as const satisfies Record<string, readonly [Runtime, ServerKind]>;
 export type LiveSubject = keyof typeof LIVE_SUBJECTS;
 
-/** The servers of the feed scenario (catching up, stalled subscribers): the service with its list in memory. */
+/** The servers of the feed scenario (catching up, stalled subscribers): the service with its list in memory, and in a Durable Object. */
 const FEED_SUBJECTS = {
   "feed-node": ["node", "app"],
   "feed-bun": ["bun", "app"],
   "feed-deno": ["deno", "app"],
   "feed-workerd": ["workerd", "app"],
+  "feed-workerd-durable": ["workerd", "app-durable"],
 } as const satisfies Record<string, readonly [Runtime, ServerKind]>;
 export type FeedSubject = keyof typeof FEED_SUBJECTS;
 

@@ -87,6 +87,11 @@ export class HeldList {
     return this.#tasks.change;
   }
 
+  /** The running count of bytes the list's changes carried, which a reader that stopped waits on. */
+  get changedBytes(): number {
+    return this.#tasks.changedBytes;
+  }
+
   /** Sets this list's versions apart from every other list's. */
   get instance(): string {
     return this.#tasks.instance;

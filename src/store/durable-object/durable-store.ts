@@ -171,8 +171,12 @@ export class DurableObjectStore implements seam.TaskStore {
     this.#own.list();
   }
 
-  async nextChange(change: number, signal: AbortSignal): Promise<void> {
-    if (this.#mirror.current.change > change || signal.aborted) return;
+  async nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
+    const current = this.#mirror.current;
+    if (current.change > change || signal.aborted) return;
+    // A level of this copy's, told to the object as bytes to come after the change it holds.
+    const bytesAfter = bytesPast === undefined ? undefined : bytesPast - current.changedBytes;
+    if (bytesAfter !== undefined && bytesAfter < 0) return;
     // A reader that goes away tells the object, which would otherwise hold its wait for WAIT_MS.
     const key = crypto.randomUUID();
     const stop = () => {
@@ -181,7 +185,7 @@ export class DurableObjectStore implements seam.TaskStore {
     signal.addEventListener("abort", stop, { once: true });
     try {
       while (!signal.aborted) {
-        if (await this.#call(() => this.#stub().nextChange(change, WAIT_MS, key))) return;
+        if (await this.#call(() => this.#stub().nextChange(change, WAIT_MS, key, bytesAfter))) return;
       }
     } finally {
       signal.removeEventListener("abort", stop);

@@ -45,10 +45,11 @@ export interface ListObjectRpc extends ListObjectKeys {
   /** Deletes task `id`. */
   remove(id: number, ifMatch: seam.IfMatch): Stored<seam.RemoveResult | seam.ListMissing>;
   /**
-   * Resolves true once the list's last change is after `change`, or false after `waitMs` or once
-   * {@link stopWaiting} is called with the same `key`.
+   * Resolves true once the list's last change is after `change` (with `bytesAfter`, once the changes
+   * after it carry more than that many bytes: a subscriber that stopped reading waits to be cut off,
+   * not woken by each change), or false after `waitMs` or once {@link stopWaiting} is called with the same `key`.
    */
-  nextChange(change: number, waitMs: number, key: string): Promise<boolean>;
+  nextChange(change: number, waitMs: number, key: string, bytesAfter?: number): Promise<boolean>;
   /** Ends the wait of {@link nextChange} made with `key`: its reader has gone. */
   stopWaiting(key: string): void | Promise<void>;
   /** Takes a WebSocket subscriber: the object holds subscribers' sockets itself, so they can hibernate. */

@@ -1,15 +1,21 @@
 // Calls that wait in a Durable Object for something to happen there, each under the key its caller
 // gave, until it happens, their bound passes, or their caller goes.
 
+/** A waiting caller: how to answer it, and the level it waits to be passed, if it waits for one. */
+interface Waiter {
+  readonly finish: (woken: boolean) => void;
+  readonly mark: number | undefined;
+}
+
 /** The callers waiting in an object, by key: each is answered true once woken, else false. */
 export class ObjectWaits {
-  readonly #waiting = new Map<string, (woken: boolean) => void>();
+  readonly #waiting = new Map<string, Waiter>();
 
   /**
-   * Resolves true once {@link wake} is called, or false after `waitMs`, once {@link stop} is called
-   * with `key`, or once another wait takes the same key.
+   * Resolves true once {@link wake} is called with a level past `mark` (any level, without one), or
+   * false after `waitMs`, once {@link stop} is called with `key`, or once another wait takes the same key.
    */
-  wait(key: string, waitMs: number): Promise<boolean> {
+  wait(key: string, waitMs: number, mark?: number): Promise<boolean> {
     return new Promise((done) => {
       const finish = (woken: boolean) => {
         this.#waiting.delete(key);
@@ -17,19 +23,22 @@ export class ObjectWaits {
         done(woken);
       };
       const timer = setTimeout(() => finish(false), waitMs);
-      this.#waiting.get(key)?.(false);
-      this.#waiting.set(key, finish);
+      this.#waiting.get(key)?.finish(false);
+      this.#waiting.set(key, { finish, mark });
     });
   }
 
-  /** Wakes every waiting caller. */
-  wake(): void {
-    for (const finish of this.#waiting.values()) finish(true);
+  /**
+   * Wakes the callers waiting for any change, and those whose mark `level` passed; every one when
+   * no level is given. A look at each waiter: a thousand of them cost microseconds, and no reply.
+   */
+  wake(level = Number.POSITIVE_INFINITY): void {
+    for (const { finish, mark } of this.#waiting.values()) if (mark === undefined || level > mark) finish(true);
   }
 
   /** Ends the wait made with `key`: its caller has gone. */
   stop(key: string): void {
-    this.#waiting.get(key)?.(false);
+    this.#waiting.get(key)?.finish(false);
   }
 
   /** How many callers wait. */

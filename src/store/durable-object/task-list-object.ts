@@ -182,7 +182,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const failed = stored(() => this.#sqlite.persist(change));
     if (failed !== undefined) return failed;
     list.apply(change);
-    this.#waiting.wake();
+    this.#waiting.wake(list.changedBytes);
     this.#sockets.changed(list, before);
     return result;
   }
@@ -207,9 +207,15 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   /** A deleted list's readers read again at once, and find it gone. */
-  nextChange(change: number, waitMs: number, key: string): Promise<boolean> {
-    if (this.#list === undefined || this.#list.change > change) return Promise.resolve(true);
-    return this.#waiting.wait(key, waitMs);
+  nextChange(change: number, waitMs: number, key: string, bytesAfter?: number): Promise<boolean> {
+    const list = this.#list;
+    if (list === undefined) return Promise.resolve(true);
+    if (bytesAfter === undefined) {
+      return list.change > change ? Promise.resolve(true) : this.#waiting.wait(key, waitMs);
+    }
+    // The level the list's changed bytes must pass: changes older than the journal reaches pass it now.
+    const mark = list.changedBytes - list.read().bytesChangedAfter(change) + bytesAfter;
+    return list.changedBytes > mark ? Promise.resolve(true) : this.#waiting.wait(key, waitMs, mark);
   }
 
   stopWaiting(key: string): void {
