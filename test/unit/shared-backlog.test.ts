@@ -31,7 +31,7 @@ test("subscribers catching up from 0 on one version are sent the same batches, b
   for (let next = first.next(); next.done !== true; next = first.next()) rest.push(next.value);
   expect(second.length).toBeGreaterThan(5);
   expect(second.map((batch) => batch.bytes)).toEqual([firstBatch, ...rest].map((batch) => batch.bytes));
-  second.forEach((batch, at) => expect(batch.bytes).toBe([firstBatch, ...rest][at]?.bytes));
+  for (const [at, batch] of [firstBatch, ...rest].entries()) expect(second[at]?.bytes).toBe(batch.bytes);
   // One after a reset (a cursor newer than the list) starts from 0 too, and is sent the same.
   const reset = version.eventBatches(version.change + 5, version.change, SSE_FORMAT, BATCH_BYTES);
   expect(reset.reset).toBe(true);
