@@ -5,7 +5,7 @@ import type { Merged } from "../lib/results.ts";
 import { RUNTIMES } from "../lib/subjects.ts";
 import type { TargetCheck } from "../lib/target-check.ts";
 import { catchUpRatio, scaledRatio, stalledRatio, TARGET_STALLED } from "./ratios.ts";
-import { type FeedReading, feedLabel } from "./trial.ts";
+import { type FeedReading, feedLabel, stallTransports } from "./trial.ts";
 
 /** The lists a catch-up's target is about; a run without one of them (--quick) does not measure it there. */
 const CATCH_UP_TASKS = [20_000, 100_000];
@@ -41,8 +41,8 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
     ...feed.filter((r) => r.server === "app-durable"),
   ];
   for (const subject of subjects) {
-    const runtime = feedLabel(subject);
-    const row = feed.find((r) => feedLabel(r) === runtime);
+    const label = feedLabel(subject);
+    const row = feed.find((r) => feedLabel(r) === label);
     for (const tasks of CATCH_UP_TASKS) {
       const size = row?.catchUps.find((r) => r.tasks === tasks);
       for (const [kind, name] of [
@@ -51,7 +51,7 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
       ] as const) {
         check(
           `Live: CPU of ${name} subscriber's catch-up from 0 of ${n(tasks)} tasks ≤ ${CATCH_UP_RATIOS[kind]} × a GET of the list`,
-          runtime,
+          label,
           size === undefined ? undefined : catchUpRatio(size, kind),
           CATCH_UP_RATIOS[kind],
           (v) =>
@@ -62,14 +62,14 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
     }
     check(
       `Live: GET /tasks/2 p99 ≤ ${BUSY_P99_MS} ms while ${row?.busySubscribers ?? 50} SSE subscribers catch up from 0 on ${n(row?.busyTasks ?? 20_000)} tasks`,
-      runtime,
+      label,
       row?.busyGetP99Ms,
       BUSY_P99_MS,
       (v) => `${v.toFixed(1)} ms (alone: ${row?.idleGetP99Ms.toFixed(1)} ms)`,
     );
     check(
       `Live: GET /tasks/2 p99 ≤ ${BUSY_P99_MS} ms while ${row?.busySubscribers ?? 50} WebSocket subscribers catch up from 0 on ${n(row?.busyTasks ?? 20_000)} tasks`,
-      runtime,
+      label,
       row?.busyWsGetP99Ms,
       BUSY_P99_MS,
       (v) => `${v.toFixed(1)} ms (alone: ${row?.idleGetP99Ms.toFixed(1)} ms)`,
@@ -79,8 +79,7 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
       ["sse", "SSE"],
       ["ws", "WebSocket"],
     ] as const) {
-      // A Worker cannot see what waits on a WebSocket, so it has no stalled one.
-      if (runtime === "workerd" && kind === "ws") continue;
+      if (!stallTransports(subject.runtime, subject.server).includes(kind)) continue;
       const stalls = row?.[kind];
       const scaled = row !== undefined && row.stalled !== TARGET_STALLED;
       const text = (v: number) =>
@@ -89,7 +88,7 @@ export function checkFeedTargets(feed: readonly Merged<FeedReading>[]): TargetCh
           : `${two(v)} × (${two(stalledRatio(stalls))} × with ${n(row.stalled)})`;
       check(
         `Live: CPU per PATCH with ${n(TARGET_STALLED)} stalled ${name} subscribers ≤ ${STALLED_RATIO} × with none${scaled ? ` (scaled from ${n(row.stalled)})` : ""}`,
-        runtime,
+        label,
         stalls === undefined || row === undefined ? undefined : scaledRatio(stalls, row.stalled),
         STALLED_RATIO,
         text,

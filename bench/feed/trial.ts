@@ -88,7 +88,7 @@ export function feedLabel({ runtime, server }: Pick<FeedReading, "runtime" | "se
  * Stalled WebSockets where the feed can see them full: a Worker cannot see what waits on a
  * WebSocket; a list's Durable Object cannot either, but holds them itself, and pays for each.
  */
-function stallTransports(runtime: Runtime, server: FeedServer): Transport[] {
+export function stallTransports(runtime: Runtime, server: FeedServer): Transport[] {
   return runtime === "workerd" && server === "app" ? ["sse"] : ["sse", "ws"];
 }
 
