@@ -49,9 +49,14 @@ export interface KeyedClientsOptions {
 
 /** Pause before an attempt is sent again. */
 const RETRY_PAUSE_MS = 100;
-/** How long a task's attempts may go on before the run says it never got its 200. */
-const GIVE_UP_MS = 30_000;
-const REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * How long a task's attempts may go on before the run says it never got its 200, and how long one
+ * request may take: far above what any needs (with two suites side by side on two cores, a
+ * restarted server once took over 10 s to answer a POST), below the test's own time-out, so that a
+ * request that hangs is named.
+ */
+const GIVE_UP_MS = 90_000;
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * Runs `clients` concurrent clients. Each POSTs one intended task at a time with a key of its own,
@@ -116,6 +121,11 @@ export async function sendIntended(baseUrl: string, intended: IntendedTask): Pro
     headers: { "Content-Type": "application/json", "Idempotency-Key": intended.key },
     body: JSON.stringify({ title: intended.title, completed: intended.completed }),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  }).catch((error: unknown) => {
+    if (error instanceof DOMException && error.name === "TimeoutError") {
+      throw new Error(`"${intended.title}" got no answer within ${REQUEST_TIMEOUT_MS} ms`);
+    }
+    throw error;
   });
   const text = await res.text();
   return {
