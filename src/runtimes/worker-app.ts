@@ -5,14 +5,20 @@ import { DurableLists } from "../store/durable-object/durable-lists.ts";
 import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
 import { upgradeWebSocket } from "./worker-sockets.ts";
 
+/** The Worker's app, and whether each request must run inside its own RequestWork (see OpenedStore). */
+export interface WorkerApp {
+  readonly app: TaskApp;
+  readonly perRequest: boolean;
+}
+
 /**
  * Reads the settings with the limits of Workers, opens the store TASK_STORE names through the
  * bindings, and builds the app. A setting it cannot use throws a ConfigError, so the Worker fails
  * to load, as wrangler dev and a deployment show.
  */
-export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<TaskApp> {
+export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise<WorkerApp> {
   const config = parseAppConfig(env, WORKERS_PLATFORM);
-  const { lists, whereListsLive } = await openWorkerStore(env, host);
+  const { lists, whereListsLive, perRequest } = await openWorkerStore(env, host);
   // Once per isolate, so `npm start` and a deployment's log say where the lists live. Plain text:
   // an isolate's clock reads 1970 until a request comes, so a JSON log line's time would mislead.
   if (logShows(config.logLevel, "info")) console.log(whereListsLive);
@@ -25,5 +31,6 @@ export async function createWorkerApp(env: EnvRecord, host: WorkerHost): Promise
           return new Response(res.body, { status: res.status, headers: res.headers, webSocket: res.webSocket });
         }
       : undefined;
-  return createApp({ lists, config, upgradeWebSocket, ...(openSocket === undefined ? {} : { openSocket }) });
+  const app = createApp({ lists, config, upgradeWebSocket, ...(openSocket === undefined ? {} : { openSocket }) });
+  return { app, perRequest };
 }

@@ -45,6 +45,8 @@ interface StoreKind {
   readonly onServer?: (env: EnvRecord, host: ServerHost) => Promise<TaskLists>;
   /** How a Worker opens it; absent where a Worker cannot hold it. */
   readonly onWorker?: (env: EnvRecord, host: WorkerHost) => Promise<TaskLists>;
+  /** Whether, on a Worker, it keeps something for the length of a request (a database client): see {@link OpenedStore}. */
+  readonly perRequestOnWorker?: true;
 }
 
 /** The database file a SQLite store uses when SQLITE_PATH is unset, relative to the working directory. */
@@ -105,6 +107,8 @@ const KINDS = {
       DATABASE_URL: "the database is reached through the TASK_DB Hyperdrive binding, so bind TASK_DB",
       DATABASE_POOL_SIZE: "Hyperdrive pools the connections",
     },
+    // A Worker's database client serves one request only.
+    perRequestOnWorker: true,
     // The driver is loaded only when asked for, so that the other stores start without it.
     onServer: async (env) =>
       (await import("./postgres/server-pool.ts")).openPostgresStore(parsePostgresServerConfig(env)),
@@ -130,6 +134,11 @@ export interface OpenedStore {
   readonly lists: TaskLists;
   /** Where the lists live, what they survive and, for memory, how to keep them. */
   readonly whereListsLive: string;
+  /**
+   * Whether each request must run inside its own {@link RequestWork} for `WorkerHost.request` to
+   * find it: true only for a store that keeps something per request. Others skip the cost.
+   */
+  readonly perRequest: boolean;
 }
 
 /**
@@ -140,7 +149,7 @@ export interface OpenedStore {
 export async function openServerStore(env: EnvRecord, host: ServerHost): Promise<OpenedStore> {
   const kind = KINDS[chooseKind(env, "onServer")] as StoreKind;
   if (kind.onServer === undefined) throw new Error("chooseKind returned a store servers cannot open");
-  return { lists: await kind.onServer(env, host), whereListsLive: kind.lasts(env, "onServer") };
+  return { lists: await kind.onServer(env, host), whereListsLive: kind.lasts(env, "onServer"), perRequest: false };
 }
 
 /**
@@ -150,7 +159,11 @@ export async function openServerStore(env: EnvRecord, host: ServerHost): Promise
 export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<OpenedStore> {
   const kind = KINDS[chooseKind(env, "onWorker")] as StoreKind;
   if (kind.onWorker === undefined) throw new Error("chooseKind returned a store Workers cannot open");
-  return { lists: await kind.onWorker(env, host), whereListsLive: kind.lasts(env, "onWorker") };
+  return {
+    lists: await kind.onWorker(env, host),
+    whereListsLive: kind.lasts(env, "onWorker"),
+    perRequest: kind.perRequestOnWorker === true,
+  };
 }
 
 /**

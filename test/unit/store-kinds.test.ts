@@ -82,6 +82,16 @@ describe("TASK_STORE on Workers", () => {
     ).toBeInstanceOf(PostgresLists);
   });
 
+  test("only PostgreSQL, whose client serves one request, has each request run in its own work", async () => {
+    const hyperdrive = { connectionString: "postgres://user:secret@127.0.0.1:1/tasks" };
+    const durable = workerHost({ TASK_LIST: NAMESPACE, TASK_LISTS: DIRECTORY });
+    expect((await openWorkerStore({}, workerHost())).perRequest).toBe(false);
+    expect((await openWorkerStore({ TASK_STORE: "durable" }, durable)).perRequest).toBe(false);
+    expect((await openWorkerStore({ TASK_STORE: "postgres" }, workerHost({ TASK_DB: hyperdrive }))).perRequest).toBe(
+      true,
+    );
+  });
+
   test("TASK_STORE=sqlite stops the Worker, naming the choices", async () => {
     await expect(openWorkerStore({ TASK_STORE: "sqlite" }, workerHost())).rejects.toThrow(
       new ConfigError('TASK_STORE must be one of memory, durable, postgres, got "sqlite"'),
