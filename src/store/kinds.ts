@@ -45,7 +45,7 @@ interface StoreKind {
   readonly onServer?: (env: EnvRecord, host: ServerHost) => Promise<TaskLists>;
   /** How a Worker opens it; absent where a Worker cannot hold it. */
   readonly onWorker?: (env: EnvRecord, host: WorkerHost) => Promise<TaskLists>;
-  /** Whether, on a Worker, it keeps something for the length of a request (a database client): see {@link OpenedStore}. */
+  /** Whether, on a Worker, it keeps something for the length of a request (a read, a database client): see {@link OpenedStore}. */
   readonly perRequestOnWorker?: true;
 }
 
@@ -82,6 +82,8 @@ const KINDS = {
     settings: [],
     keeps: () => "in the Durable Object",
     lasts: () => "Lists are kept in Durable Objects, one per list, across restarts and deploys",
+    // A request's key check keeps the read of the list it brought for the same request.
+    perRequestOnWorker: true,
     onWorker: async (_env, host) => {
       const namespace = host.bindings.TASK_LIST;
       if (namespace === undefined) {

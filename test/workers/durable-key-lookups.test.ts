@@ -1,31 +1,26 @@
 // A request with a list key on the Durable Objects: its key's check brings the request's read of the
 // list in the same call to the list's object, and a key revoked, or a list made again, opens nothing.
-import { AsyncLocalStorage } from "node:async_hooks";
 import { expect, test } from "vitest";
-import { createApp } from "../../src/app.ts";
-import { parseAppConfig } from "../../src/config.ts";
-import { DurableLists } from "../../src/store/durable-object/durable-lists.ts";
-import { RequestWork } from "../../src/store/request-work.ts";
+import { createWorkerApp } from "../../src/runtimes/worker-app.ts";
 import { countedBindings } from "./named-lists.ts";
 
 const READ = "read-token-0123456789";
 const WRITE = "write-token-0123456789";
-const config = parseAppConfig({ LOG_LEVEL: "error", READ_TOKENS: READ, WRITE_TOKENS: WRITE });
 const writer = { Authorization: `Bearer ${WRITE}`, "Content-Type": "application/json" };
 
-/** One isolate's Worker over the bindings, each request run as worker.ts runs it, with the calls made to list objects, in order. */
-function isolate() {
+/** One isolate's Worker over the bindings, as worker.ts builds it, with the calls made to list objects, in order. */
+async function isolate() {
   const { lists, directory, calls } = countedBindings();
-  const served = new AsyncLocalStorage<RequestWork>();
-  const app = createApp({ lists: new DurableLists(lists, directory, { request: () => served.getStore() }), config });
-  const request = (path: string, init?: RequestInit): Promise<Response> => {
-    const work = new RequestWork();
-    return served.run(work, () => work.serve(async () => app.request(path, init)));
-  };
+  const fetch = await createWorkerApp(
+    { TASK_STORE: "durable", LOG_LEVEL: "error", READ_TOKENS: READ, WRITE_TOKENS: WRITE },
+    { bindings: { TASK_LIST: lists, TASK_LISTS: directory }, waitUntil: () => {} },
+  );
+  const request = async (path: string, init?: RequestInit): Promise<Response> =>
+    fetch(new Request(`http://localhost${path}`, init), {});
   return { request, calls };
 }
 
-type Send = ReturnType<typeof isolate>["request"];
+type Send = Awaited<ReturnType<typeof isolate>>["request"];
 
 /** Creates list `name` and a read key of it: the key, and its id. */
 async function listWithKey(send: Send, name: string): Promise<{ key: string; id: string }> {
@@ -40,7 +35,7 @@ const get = (send: Send, name: string, key: string) =>
   send(`/lists/${name}/tasks`, { headers: { Authorization: `Bearer ${key}` } });
 
 test("a GET with a list key is one call to the list's object, which checks the key and reads the list", async () => {
-  const { request, calls } = isolate();
+  const { request, calls } = await isolate();
   const { key } = await listWithKey(request, "one-call-key");
   const added = await request("/lists/one-call-key/tasks", {
     method: "POST",
@@ -56,8 +51,8 @@ test("a GET with a list key is one call to the list's object, which checks the k
 });
 
 test("a key revoked opens nothing from the revocation's answer on, in this isolate and in another", async () => {
-  const here = isolate();
-  const other = isolate();
+  const here = await isolate();
+  const other = await isolate();
   const { key, id } = await listWithKey(here.request, "revoked-key");
   expect((await get(here.request, "revoked-key", key)).status).toBe(200);
   expect((await get(other.request, "revoked-key", key)).status).toBe(200);
@@ -68,8 +63,8 @@ test("a key revoked opens nothing from the revocation's answer on, in this isola
 });
 
 test("a key of a list deleted and made again under its name opens nothing of the new list, in another isolate either", async () => {
-  const here = isolate();
-  const other = isolate();
+  const here = await isolate();
+  const other = await isolate();
   const { key } = await listWithKey(here.request, "made-again");
   expect((await get(other.request, "made-again", key)).status).toBe(200);
   expect((await here.request("/lists/made-again", { method: "DELETE", headers: writer })).status).toBe(204);

@@ -20,7 +20,5 @@ test.each([
     message: "TASK_STORE is durable but the TASK_LIST Durable Object binding is missing",
   },
 ])("the Worker refuses $setting as it loads, naming the setting", async ({ setting, message }) => {
-  await expect(
-    createWorkerApp({ ...env, ...setting }, { bindings: env, request: () => undefined, waitUntil }),
-  ).rejects.toThrow(message);
+  await expect(createWorkerApp({ ...env, ...setting }, { bindings: env, waitUntil })).rejects.toThrow(message);
 });
