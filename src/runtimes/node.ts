@@ -25,12 +25,13 @@ const { app, listen, timeRules, stop } = await startServerApp(process.env, openN
 // Node's time limits: a request's head within 30 s of the connection, judged by limitHeadTime once
 // the loop has read what came (Node's own check, off here, runs before those reads and answered 408
 // to honest heads on a busy machine). Not 10 s: a client on a loaded machine runs late between its
-// connection and its head, by over 10 s with two test suites side by side on two cores. An idle keep-alive connection is closed 30 s after its response,
-// as on Bun, while clients are told `Keep-Alive: timeout=5`: fetch trusts that hint for 3 s, but a
-// busy client runs its timers late and reads a large response well after Node wrote it, and must
-// find the connection still open when it sends on it. A body that stops arriving is refused by the
-// app after 10 s of silence (BODY_SILENCE_MS); an event stream is a response, never cut by these.
-// TIME_SCALE shortens the keep-alive ones for the tests, as it does the app's own rules.
+// connection and its head, by over 10 s with two test suites side by side on two cores. An idle
+// keep-alive connection is closed 30 s after its response, as on Bun, while clients are told
+// `Keep-Alive: timeout=5`: fetch trusts that hint for 3 s, but a busy client runs its timers late and
+// reads a large response well after Node wrote it, and must find the connection still open when it
+// sends on it. A body that stops arriving is refused by the app after 10 s of silence
+// (BODY_SILENCE_MS); an event stream is a response, never cut by these. TIME_SCALE shortens the
+// keep-alive ones for the tests, as it does the app's own rules.
 const ms = (length: number) => scaledMs(timeRules.scale, length);
 const serverOptions = { headersTimeout: 0, keepAliveTimeout: ms(5_000), keepAliveTimeoutBuffer: ms(25_000) };
 const server = serve({ fetch: app.fetch, port: listen.port, hostname: listen.host, serverOptions }, (info) => {

@@ -25,7 +25,7 @@ export type WorkerFetch = (
 export async function createWorkerApp(env: EnvRecord, host: WorkerBindings): Promise<WorkerFetch> {
   const config = parseAppConfig(env, WORKERS_PLATFORM);
   // The request each piece of code runs for, through its awaits and timers, for a store that keeps
-  // something per request (OpenedStore.perRequest).
+  // something per request (OpenedWorkerStore.perRequest).
   const served = new AsyncLocalStorage<RequestWork>();
   const { lists, whereListsLive, perRequest } = await openWorkerStore(env, {
     ...host,
@@ -45,7 +45,7 @@ export async function createWorkerApp(env: EnvRecord, host: WorkerBindings): Pro
       : undefined;
   const app = createApp({ lists, config, upgradeWebSocket, ...(openSocket === undefined ? {} : { openSocket }) });
   // Knowing which request runs costs a sixth of a small GET on workerd: only such a store pays it.
-  if (!perRequest) return (request, bindings, context) => app.fetch(request, bindings, context);
+  if (!perRequest) return app.fetch;
   return (request, bindings, context) => {
     const work = new RequestWork();
     return served.run(work, () => work.serve(async () => app.fetch(request, bindings, context)));

@@ -45,7 +45,7 @@ interface StoreKind {
   readonly onServer?: (env: EnvRecord, host: ServerHost) => Promise<TaskLists>;
   /** How a Worker opens it; absent where a Worker cannot hold it. */
   readonly onWorker?: (env: EnvRecord, host: WorkerHost) => Promise<TaskLists>;
-  /** Whether, on a Worker, it keeps something for the length of a request (a read, a database client): see {@link OpenedStore}. */
+  /** Whether, on a Worker, it keeps something for the length of a request (a read, a database client): see {@link OpenedWorkerStore}. */
   readonly perRequestOnWorker?: true;
 }
 
@@ -136,6 +136,10 @@ export interface OpenedStore {
   readonly lists: TaskLists;
   /** Where the lists live, what they survive and, for memory, how to keep them. */
   readonly whereListsLive: string;
+}
+
+/** A Worker's store, opened. */
+export interface OpenedWorkerStore extends OpenedStore {
   /**
    * Whether each request must run inside its own {@link RequestWork} for `WorkerHost.request` to
    * find it: true only for a store that keeps something per request. Others skip the cost.
@@ -151,14 +155,14 @@ export interface OpenedStore {
 export async function openServerStore(env: EnvRecord, host: ServerHost): Promise<OpenedStore> {
   const kind = KINDS[chooseKind(env, "onServer")] as StoreKind;
   if (kind.onServer === undefined) throw new Error("chooseKind returned a store servers cannot open");
-  return { lists: await kind.onServer(env, host), whereListsLive: kind.lasts(env, "onServer"), perRequest: false };
+  return { lists: await kind.onServer(env, host), whereListsLive: kind.lasts(env, "onServer") };
 }
 
 /**
  * Opens the lists of the store TASK_STORE names for a Worker, from its bindings. Nothing is reached yet: Workers
  * allow no I/O at start, so a database or object that cannot be reached gets 503 per request.
  */
-export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<OpenedStore> {
+export async function openWorkerStore(env: EnvRecord, host: WorkerHost): Promise<OpenedWorkerStore> {
   const kind = KINDS[chooseKind(env, "onWorker")] as StoreKind;
   if (kind.onWorker === undefined) throw new Error("chooseKind returned a store Workers cannot open");
   return {
