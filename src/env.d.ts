@@ -3,10 +3,12 @@
 declare namespace Cloudflare {
   interface Env {
     /** Each list's Durable Object, named by the list's name; bound in the `durable` environment of wrangler.toml only. */
-    readonly TASK_LIST?: DurableObjectNamespace<import("./store/durable-object/task-list-object.ts").TaskListObject>;
+    readonly TASK_LIST?: DurableObjectNamespace<
+      import("./runtimes/durable-objects/task-list-object.ts").TaskListObject
+    >;
     /** The directory of lists' Durable Object; bound in the `durable` environment of wrangler.toml only. */
     readonly TASK_LISTS?: DurableObjectNamespace<
-      import("./store/durable-object/list-directory-object.ts").ListDirectoryObject
+      import("./runtimes/durable-objects/list-directory-object.ts").ListDirectoryObject
     >;
     /** The list's database through Hyperdrive; bound in the `postgres` environment of wrangler.toml only. */
     readonly TASK_DB?: Hyperdrive;

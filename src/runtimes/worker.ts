@@ -4,8 +4,8 @@ import { env, waitUntil } from "cloudflare:workers";
 import { createWorkerApp } from "./worker-app.ts";
 
 // Wrangler finds a Durable Object class only among the exports of the Worker's main module.
-export { ListDirectoryObject } from "../store/durable-object/list-directory-object.ts";
-export { TaskListObject } from "../store/durable-object/task-list-object.ts";
+export { ListDirectoryObject } from "./durable-objects/list-directory-object.ts";
+export { TaskListObject } from "./durable-objects/task-list-object.ts";
 
 const fetch = await createWorkerApp({ ...env }, { bindings: env, waitUntil });
 

@@ -2,8 +2,8 @@ import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
+import type { TaskListObject } from "../../src/runtimes/durable-objects/task-list-object.ts";
 import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
-import type { TaskListObject } from "../../src/store/durable-object/task-list-object.ts";
 import { madeList } from "./named-lists.ts";
 
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };

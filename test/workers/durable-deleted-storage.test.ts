@@ -3,7 +3,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { expect, test } from "vitest";
-import { storageConnection } from "../../src/store/durable-object/object-storage.ts";
+import { storageConnection } from "../../src/runtimes/durable-objects/object-storage.ts";
 import { openSqliteDatabase, SqliteList } from "../../src/store/sqlite/sqlite-list.ts";
 import { listObjects } from "./named-lists.ts";
 

@@ -3,8 +3,8 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
+import type { TaskListObject } from "../../src/runtimes/durable-objects/task-list-object.ts";
 import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
-import type { TaskListObject } from "../../src/store/durable-object/task-list-object.ts";
 
 interface Task {
   readonly id: number;

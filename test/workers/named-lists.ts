@@ -1,10 +1,10 @@
 // Lists other than the default one in their own Durable Objects, made directly through each
 // list's object, for tests of one list's store that need no directory; and the bindings, counted.
 import { env } from "cloudflare:workers";
+import type { TaskListObject } from "../../src/runtimes/durable-objects/task-list-object.ts";
 import type { DirectoryNamespace } from "../../src/store/durable-object/durable-lists.ts";
 import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
 import type { ListObjectNamespace, ListObjectRpc } from "../../src/store/durable-object/list-object-rpc.ts";
-import type { TaskListObject } from "../../src/store/durable-object/task-list-object.ts";
 
 const LIMITS = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
 

@@ -1,11 +1,8 @@
-// A list's keys in its own Durable Object: the rows in the object's SQLite, held in its memory, and
-// the RPC methods by which a Worker reads, adds, revokes and checks them, one call each, and waits
-// in the object for a revocation.
-import { HeldKeys, type ListKey } from "../../list/list-keys.ts";
-import type { SqliteList } from "../sqlite/sqlite-list.ts";
+// A list's keys in its own Durable Object as a Worker reaches them: the RPC methods by which it reads,
+// adds, revokes and checks them, one call each, and waits in the object for a revocation.
+import type { ListKey } from "../../list/list-keys.ts";
 import type * as seam from "../store.ts";
-import { ObjectWaits } from "./object-waits.ts";
-import { type StorageFailed, type Stored, stored } from "./stored.ts";
+import type { Stored } from "./stored.ts";
 
 /** How long one call waits in the object for a revocation before it is asked again. */
 const KEY_WAIT_MS = 30_000;
@@ -69,80 +66,4 @@ function waitForKeyChanges(
     stopped = true;
     call((object) => object.stopKeyWait(key)).catch(() => {});
   };
-}
-
-/** The keys of the list an object holds: loaded from its SQLite on first use, each change stored before it is held. */
-export class HeldObjectKeys {
-  readonly #sqlite: SqliteList;
-  #held: HeldKeys | undefined;
-  /** Changes whenever a key is revoked or the list deleted; another in each run of the object, so a reset one is noticed. */
-  #mark = crypto.randomUUID();
-  #revocations = 0;
-  readonly #waits = new ObjectWaits();
-
-  constructor(sqlite: SqliteList) {
-    this.#sqlite = sqlite;
-  }
-
-  all(): readonly ListKey[] {
-    return [...this.#keys().rows];
-  }
-
-  add(row: ListKey, max: number): seam.KeyAdded | StorageFailed {
-    const keys = this.#keys();
-    if (!keys.hasRoom(max)) return { outcome: "full" };
-    const failed = stored(() => this.#sqlite.addKey(row));
-    if (failed !== undefined) return failed;
-    keys.add(row);
-    return { outcome: "added" };
-  }
-
-  remove(id: string): seam.KeyRemoved | StorageFailed {
-    const keys = this.#keys();
-    if (!keys.has(id)) return { outcome: "not-found" };
-    const failed = stored(() => this.#sqlite.removeKey(id));
-    if (failed !== undefined) return failed;
-    keys.remove(id);
-    this.#revoked();
-    return { outcome: "removed" };
-  }
-
-  byHash(hash: string): ListKey | undefined {
-    return this.#keys().byHash(hash);
-  }
-
-  /** Lets the held keys go: the list was deleted, and its rows with it. */
-  forget(): void {
-    this.#held = undefined;
-    this.#revoked();
-  }
-
-  /** See {@link ListObjectKeys.nextKeyChange}. */
-  async next(seen: string | undefined, waitMs: number, key: string): Promise<string> {
-    if (seen === this.#current()) await this.#waits.wait(key, waitMs);
-    return this.#current();
-  }
-
-  stopWaiting(key: string): void {
-    this.#waits.stop(key);
-  }
-
-  /** How many callers wait for a revocation. */
-  get waiters(): number {
-    return this.#waits.size;
-  }
-
-  #revoked(): void {
-    this.#revocations++;
-    this.#waits.wake();
-  }
-
-  #current(): string {
-    return `${this.#mark}:${this.#revocations}`;
-  }
-
-  #keys(): HeldKeys {
-    this.#held ??= new HeldKeys(this.#sqlite.keys());
-    return this.#held;
-  }
 }

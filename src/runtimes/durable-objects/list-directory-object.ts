@@ -12,14 +12,14 @@ import {
   type PutConditions,
 } from "../../list/list-directory.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
-import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
-import { SqliteDirectory } from "../sqlite/sqlite-directory.ts";
-import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
-import type { Directory, IdempotencyKey } from "../store.ts";
-import type { DirectoryReply, DirectoryRpc } from "./durable-lists.ts";
-import type { ListObjectNamespace } from "./list-object-rpc.ts";
+import type { DirectoryReply, DirectoryRpc } from "../../store/durable-object/durable-lists.ts";
+import type { ListObjectNamespace } from "../../store/durable-object/list-object-rpc.ts";
+import { unlessFailed } from "../../store/durable-object/stored.ts";
+import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
+import { SqliteDirectory } from "../../store/sqlite/sqlite-directory.ts";
+import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
+import type { Directory, IdempotencyKey } from "../../store/store.ts";
 import { storageConnection } from "./object-storage.ts";
-import { unlessFailed } from "./stored.ts";
 
 /** A decision on a list that its own object must still be told of. */
 interface Intent {

@@ -2,8 +2,8 @@
 // shared by the list objects and the directory object, what a list's object reads of it first, and
 // the one row a deleted list's object keeps in place of the layout.
 import type { Continuation, DeletedList } from "../../list/list-directory.ts";
-import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
-import type { SqliteList } from "../sqlite/sqlite-list.ts";
+import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
+import type { SqliteList } from "../../store/sqlite/sqlite-list.ts";
 
 /** The table of a deleted list's object, holding its one row: with it the object's list is gone. */
 const DELETED = "deleted_list";

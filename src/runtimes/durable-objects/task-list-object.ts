@@ -10,11 +10,13 @@ import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
-import { changesReply, NO_CHANGES } from "../changes-reply.ts";
-import { CHANGES_CHUNK_BYTES } from "../mirror.ts";
-import { newInstance } from "../new-history.ts";
-import type { SqliteConnection } from "../sqlite/sqlite-connection.ts";
-import { openSqliteDatabase, SqliteList } from "../sqlite/sqlite-list.ts";
+import { changesReply, NO_CHANGES } from "../../store/changes-reply.ts";
+import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
+import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
+import { CHANGES_CHUNK_BYTES } from "../../store/mirror.ts";
+import { newInstance } from "../../store/new-history.ts";
+import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
+import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
 import type {
   AppendResult,
   IdempotencyKey,
@@ -25,13 +27,11 @@ import type {
   ListState,
   RemoveResult,
   UpdateResult,
-} from "../store.ts";
-import type { ListObjectChanges, ListObjectRpc } from "./list-object-rpc.ts";
+} from "../../store/store.ts";
+import { HeldObjectKeys } from "./held-object-keys.ts";
 import { ListSockets } from "./list-sockets.ts";
-import { HeldObjectKeys } from "./object-keys.ts";
 import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";
 import { ObjectWaits } from "./object-waits.ts";
-import { type StorageFailed, stored } from "./stored.ts";
 
 const decoder = new TextDecoder();
 

@@ -1,0 +1,84 @@
+// A list's keys in its own Durable Object: the rows in the object's SQLite, held in its memory, each
+// change stored before it is held, and the waits of Workers for a revocation.
+import { HeldKeys, type ListKey } from "../../list/list-keys.ts";
+import type { ListObjectKeys } from "../../store/durable-object/object-keys.ts";
+import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
+import type { SqliteList } from "../../store/sqlite/sqlite-list.ts";
+import type * as seam from "../../store/store.ts";
+import { ObjectWaits } from "./object-waits.ts";
+
+/** The keys of the list an object holds: loaded from its SQLite on first use, each change stored before it is held. */
+export class HeldObjectKeys {
+  readonly #sqlite: SqliteList;
+  #held: HeldKeys | undefined;
+  /** Changes whenever a key is revoked or the list deleted; another in each run of the object, so a reset one is noticed. */
+  #mark = crypto.randomUUID();
+  #revocations = 0;
+  readonly #waits = new ObjectWaits();
+
+  constructor(sqlite: SqliteList) {
+    this.#sqlite = sqlite;
+  }
+
+  all(): readonly ListKey[] {
+    return [...this.#keys().rows];
+  }
+
+  add(row: ListKey, max: number): seam.KeyAdded | StorageFailed {
+    const keys = this.#keys();
+    if (!keys.hasRoom(max)) return { outcome: "full" };
+    const failed = stored(() => this.#sqlite.addKey(row));
+    if (failed !== undefined) return failed;
+    keys.add(row);
+    return { outcome: "added" };
+  }
+
+  remove(id: string): seam.KeyRemoved | StorageFailed {
+    const keys = this.#keys();
+    if (!keys.has(id)) return { outcome: "not-found" };
+    const failed = stored(() => this.#sqlite.removeKey(id));
+    if (failed !== undefined) return failed;
+    keys.remove(id);
+    this.#revoked();
+    return { outcome: "removed" };
+  }
+
+  byHash(hash: string): ListKey | undefined {
+    return this.#keys().byHash(hash);
+  }
+
+  /** Lets the held keys go: the list was deleted, and its rows with it. */
+  forget(): void {
+    this.#held = undefined;
+    this.#revoked();
+  }
+
+  /** See {@link ListObjectKeys.nextKeyChange}. */
+  async next(seen: string | undefined, waitMs: number, key: string): Promise<string> {
+    if (seen === this.#current()) await this.#waits.wait(key, waitMs);
+    return this.#current();
+  }
+
+  stopWaiting(key: string): void {
+    this.#waits.stop(key);
+  }
+
+  /** How many callers wait for a revocation. */
+  get waiters(): number {
+    return this.#waits.size;
+  }
+
+  #revoked(): void {
+    this.#revocations++;
+    this.#waits.wake();
+  }
+
+  #current(): string {
+    return `${this.#mark}:${this.#revocations}`;
+  }
+
+  #keys(): HeldKeys {
+    this.#held ??= new HeldKeys(this.#sqlite.keys());
+    return this.#held;
+  }
+}
