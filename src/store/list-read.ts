@@ -3,6 +3,7 @@
 import {
   EncodedList,
   type EncodedTask,
+  type EventFormat,
   type JsonBytes,
   type ListEvent,
   type ListEventBatches,
@@ -12,7 +13,6 @@ import {
   type PageQuery,
   type TaskRead,
 } from "../list/encoded-list.ts";
-import type { EventFormat } from "../list/event-batches.ts";
 import type { ListUsage } from "../list/limits.ts";
 import type { ListRead, ListState } from "./store.ts";
 
