@@ -11,10 +11,11 @@ import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from ".
 import { readId, type Task } from "./task.ts";
 import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES, locate } from "./task-chunks.ts";
 
-export type { EventBatch, EventFormat } from "./event-batches.ts";
 export type { PageQuery } from "./list-page.ts";
 export type {
   EncodedTask,
+  EventBatch,
+  EventFormat,
   JsonBytes,
   ListEvent,
   ListEventBatches,

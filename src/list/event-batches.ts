@@ -3,25 +3,7 @@
 import { entryAfter, type LogView } from "./change-log.ts";
 import type { ChunkState } from "./chunk-edits.ts";
 import { type ChunkView, indexAfter, taskEnd } from "./chunk-view.ts";
-import type { ListEvent } from "./list-version.ts";
-
-/** Each event written as `head`, its change number, its kind's bytes, its JSON, then `tail`. */
-export interface EventFormat {
-  readonly head: Uint8Array;
-  readonly kinds: Readonly<Record<ListEvent["event"], Uint8Array>>;
-  readonly tail: Uint8Array;
-  /** Whether each event is a WebSocket text frame of its own, its header before `head` (RFC 6455, unmasked, as a server sends). */
-  readonly framed: boolean;
-}
-
-/** Events written one after another, in change order. */
-export interface EventBatch {
-  readonly bytes: Uint8Array<ArrayBuffer>;
-  /** Where each event's bytes start in `bytes`, and after the last, where they end: one more than there are events. */
-  readonly bounds: Uint32Array;
-  /** The change number of the last event. */
-  readonly last: number;
-}
+import type { EventBatch, EventFormat, ListEvent } from "./list-version.ts";
 
 /** What a backlog's batches are written from: a version's chunks and log. */
 export interface BacklogSource {

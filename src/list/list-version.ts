@@ -1,6 +1,5 @@
 // One version of the list, as every reader sees it: the JSON of the whole list or of the tasks
 // after an id, one task with its own version, and the changes after a change number.
-import type { EventBatch, EventFormat } from "./event-batches.ts";
 import type { ListUsage } from "./limits.ts";
 import type { PageQuery } from "./list-page.ts";
 
@@ -47,6 +46,24 @@ export interface ListEvent {
 export interface ListEvents {
   readonly reset: boolean;
   readonly events: Iterable<ListEvent>;
+}
+
+/** Each event written as `head`, its change number, its kind's bytes, its JSON, then `tail`. */
+export interface EventFormat {
+  readonly head: Uint8Array;
+  readonly kinds: Readonly<Record<ListEvent["event"], Uint8Array>>;
+  readonly tail: Uint8Array;
+  /** Whether each event is a WebSocket text frame of its own, its header before `head` (RFC 6455, unmasked, as a server sends). */
+  readonly framed: boolean;
+}
+
+/** Events written one after another, in change order. */
+export interface EventBatch {
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  /** Where each event's bytes start in `bytes`, and after the last, where they end: one more than there are events. */
+  readonly bounds: Uint32Array;
+  /** The change number of the last event. */
+  readonly last: number;
 }
 
 /** What brings a cursor up to date, written as bytes: `reset` when it cannot be, and then the whole list follows. */

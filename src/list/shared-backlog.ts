@@ -1,6 +1,6 @@
 // A version's backlog from change 0, built once for every subscriber that catches up on that
 // version: each batch is written by the first to reach it and sent as it is to the others.
-import type { EventBatch, EventFormat } from "./event-batches.ts";
+import type { EventBatch, EventFormat } from "./list-version.ts";
 
 /**
  * Lists whose JSON is at most this size share their backlogs: about 1.3 times as many bytes a

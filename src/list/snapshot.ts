@@ -3,11 +3,12 @@
 import { entryAfter, type LogView } from "./change-log.ts";
 import type { ChunkState } from "./chunk-edits.ts";
 import { indexAfter, taskAt, withoutComma } from "./chunk-view.ts";
-import { backlogBatches, type EventFormat } from "./event-batches.ts";
+import { backlogBatches } from "./event-batches.ts";
 import type { ListUsage } from "./limits.ts";
 import { type PageQuery, packed, pageParts } from "./list-page.ts";
 import {
   type EncodedTask,
+  type EventFormat,
   type JsonBytes,
   type ListEvent,
   type ListEventBatches,

@@ -24,6 +24,24 @@ export interface Operation {
   readonly responses: Readonly<Record<string, Json>>;
 }
 
+/**
+ * The responses of a DELETE under If-Match: 204 with no body; `missing`, `gone` and `stale`, which
+ * say in the resource's own words that it never was, was deleted, or is not that version; or 503.
+ */
+export function deleteResponses(
+  missing: Readonly<Record<string, Json>>,
+  gone: Readonly<Record<string, Json>>,
+  stale: Readonly<Record<string, Json>>,
+): Operation["responses"] {
+  return {
+    "204": { description: "Deleted; no body" },
+    ...missing,
+    ...gone,
+    ...stale,
+    "503": response("StoreUnavailable"),
+  };
+}
+
 /** Who may call an endpoint when tokens are set: a reader, a writer, or anyone. */
 export type Access = "read" | "write" | "public";
 

@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import { conditionalResponse } from "../http/conditional.ts";
 import { wantsPage } from "../http/page-requests.ts";
-import { type AppEnv, respond } from "../http/request-context.ts";
+import { type AppEnv, type AppHandler, respond } from "../http/request-context.ts";
 import { homePage, serviceWorker } from "../pages/home.ts";
 import { DELETED_HTML, NOT_FOUND_HTML } from "../pages/missing-pages.generated.ts";
 import { type Operation, openApiDocument } from "../pages/openapi.ts";
@@ -13,68 +13,58 @@ import type { Route, RouteContext } from "./route.ts";
 
 const HTML_TYPE = "text/html; charset=utf-8";
 const JS_TYPE = "text/javascript; charset=utf-8";
+/** What a document for browsers is described as sending: its ETag, its Cache-Control, and a policy of its own. */
+const PAGE_HEADERS = {
+  ETag: header("ETag"),
+  "Cache-Control": header("CacheControl"),
+  "Content-Security-Policy": header("ContentSecurityPolicy"),
+};
 
 /**
  * GET and HEAD of the OpenAPI document of `routes` and these, of the home page, and of a named
  * list's page (the same page, at `/lists/{name}/`).
  */
 export function documentRoutes({ config }: RouteContext, routes: readonly Route[], named: ListScope): Route[] {
-  const openApi: Route = {
-    paths: ["/openapi.json"],
-    tag: "documents",
+  const openApi = documentRoute({
+    path: "/openapi.json",
     cors: true,
-    methods: {
-      GET: {
-        access: "public",
-        operation: fixed(
-          "getOpenApiDocument",
-          "This document",
-          "The OpenAPI 3.1 description of this deployment, built from its route table and settings: its base path, tokens, CORS and limits. Anyone may read it.",
-          { ETag: header("ETag") },
-          json({ type: "object" }),
-        ),
-        head: { operationId: "headOpenApiDocument", summary: "What GET returns, without the body" },
-        handler: (c) => conditionalResponse(c, document.tag, () => document.body, {}),
-      },
-    },
-  };
+    get: fixed(
+      "getOpenApiDocument",
+      "This document",
+      "The OpenAPI 3.1 description of this deployment, built from its route table and settings: its base path, tokens, CORS and limits. Anyone may read it.",
+      { ETag: header("ETag") },
+      json({ type: "object" }),
+    ),
+    head: "headOpenApiDocument",
+    handler: (c) => conditionalResponse(c, document.tag, () => document.body, {}),
+  });
 
   // The home page is for people, so it has no CORS.
   const page = homePage();
-  const home: Route = {
-    paths: ["/"],
-    tag: "documents",
+  const home = documentRoute({
+    path: "/",
     cors: false,
-    methods: {
-      GET: {
-        access: "public",
-        operation: fixed(
-          "getHomePage",
-          "The home page for people: the list, kept current while open, and a form to add a task",
-          "An HTML page for a browser: it reads and follows the list through this API, and adds, renames, completes and deletes tasks. Its Content-Security-Policy lets it reach its own origin only. Anyone may read it; writing through it needs what the API needs.",
-          {
-            ETag: header("ETag"),
-            "Cache-Control": header("CacheControl"),
-            "Content-Security-Policy": header("ContentSecurityPolicy"),
-          },
-          { "text/html": { schema: { type: "string" } } },
-        ),
-        head: { operationId: "headHomePage", summary: "What GET returns, without the body" },
-        handler: (c) => {
-          const built = page();
-          const pageResponse = ({ version, body, policy }: Awaited<typeof built>) =>
-            conditionalResponse(
-              c,
-              version,
-              () => body,
-              { "Cache-Control": "no-cache", "Content-Security-Policy": policy },
-              HTML_TYPE,
-            );
-          return built instanceof Promise ? built.then(pageResponse) : pageResponse(built);
-        },
-      },
+    get: fixed(
+      "getHomePage",
+      "The home page for people: the list, kept current while open, and a form to add a task",
+      "An HTML page for a browser: it reads and follows the list through this API, and adds, renames, completes and deletes tasks. Its Content-Security-Policy lets it reach its own origin only. Anyone may read it; writing through it needs what the API needs.",
+      PAGE_HEADERS,
+      { "text/html": { schema: { type: "string" } } },
+    ),
+    head: "headHomePage",
+    handler: (c) => {
+      const built = page();
+      const pageResponse = ({ version, body, policy }: Awaited<typeof built>) =>
+        conditionalResponse(
+          c,
+          version,
+          () => body,
+          { "Cache-Control": "no-cache", "Content-Security-Policy": policy },
+          HTML_TYPE,
+        );
+      return built instanceof Promise ? built.then(pageResponse) : pageResponse(built);
     },
-  };
+  });
   const pageHandler = home.methods.GET?.handler;
   if (pageHandler === undefined) throw new Error("The home page serves GET");
   // A named list's page: 404 or 410 when the list does not exist, so a person sees that at once, as
@@ -122,31 +112,52 @@ function serviceWorkerRoute(basePath: string): Route {
     "Content-Security-Policy": script.policy,
     "Service-Worker-Allowed": basePath === "" ? "/" : basePath,
   });
-  return {
-    paths: ["/service-worker.js"],
-    tag: "documents",
+  return documentRoute({
+    path: "/service-worker.js",
     cors: false,
+    get: fixed(
+      "getServiceWorker",
+      "The home page's service worker",
+      "A script the home page registers: it keeps the page's own document, network first, so that a reload without a network shows the page as last loaded. It keeps no answer of the API. Anyone may read it.",
+      {
+        ...PAGE_HEADERS,
+        "Service-Worker-Allowed": {
+          description: "The widest scope the worker may be registered for: the base path",
+          required: true,
+          schema: { type: "string" },
+        },
+      },
+      { "text/javascript": { schema: { type: "string" } } },
+    ),
+    head: "headServiceWorker",
+    handler: (c) => conditionalResponse(c, script.version, () => script.body, headers(), JS_TYPE),
+  });
+}
+
+/** One of the service's documents: anyone may GET it, or HEAD it, at a path of its own. */
+interface DocumentParts {
+  readonly path: string;
+  /** Whether CORS_ORIGINS apply: not to what is for people, at this origin only. */
+  readonly cors: boolean;
+  readonly get: Operation;
+  /** The operation id of the HEAD beside the GET. */
+  readonly head: string;
+  readonly handler: AppHandler;
+}
+
+/** The route of one of the service's documents, as `parts` describe it. */
+function documentRoute(parts: DocumentParts): Route {
+  const { path, cors, get, head, handler } = parts;
+  return {
+    paths: [path],
+    tag: "documents",
+    cors,
     methods: {
       GET: {
         access: "public",
-        operation: fixed(
-          "getServiceWorker",
-          "The home page's service worker",
-          "A script the home page registers: it keeps the page's own document, network first, so that a reload without a network shows the page as last loaded. It keeps no answer of the API. Anyone may read it.",
-          {
-            ETag: header("ETag"),
-            "Cache-Control": header("CacheControl"),
-            "Content-Security-Policy": header("ContentSecurityPolicy"),
-            "Service-Worker-Allowed": {
-              description: "The widest scope the worker may be registered for: the base path",
-              required: true,
-              schema: { type: "string" },
-            },
-          },
-          { "text/javascript": { schema: { type: "string" } } },
-        ),
-        head: { operationId: "headServiceWorker", summary: "What GET returns, without the body" },
-        handler: (c) => conditionalResponse(c, script.version, () => script.body, headers(), JS_TYPE),
+        operation: get,
+        head: { operationId: head, summary: "What GET returns, without the body" },
+        handler,
       },
     },
   };

@@ -5,7 +5,7 @@ import { badCursor, badHandshake, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { header, parameter, response, schema } from "../pages/openapi-parts.ts";
 import type { ListScope } from "./list-scope.ts";
-import type { Route, RouteContext } from "./route.ts";
+import { READ_ACCESS, type Route, type RouteContext } from "./route.ts";
 import { subscription } from "./subscription.ts";
 
 /** Where the list's changes are followed: Server-Sent Events, or a WebSocket. */
@@ -34,8 +34,7 @@ export function eventRoutes(
       cors: true,
       methods: {
         GET: {
-          access: "read",
-          listKey: "read",
+          ...READ_ACCESS,
           operation: followTasks(config.maxSubscribers),
           head: {
             operationId: "headTaskEvents",

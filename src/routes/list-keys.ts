@@ -17,7 +17,7 @@ import { EMPTY_KEY_BODY, NOT_FOUND, tooManyKeys } from "../messages.ts";
 import type { KeyRemoved, KeyRows, ListMissing } from "../store/store.ts";
 import { keyOperations } from "./list-key-operations.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, listMissing, requireLive, stateOf } from "./list-scope.ts";
-import type { Route, RouteContext } from "./route.ts";
+import { MANAGE_ACCESS, type Route, type RouteContext } from "./route.ts";
 
 /** A key's id, as the path carries it. */
 const KEY_ID_PARAMETER = {
@@ -47,8 +47,7 @@ export function listKeyRoutes({ lists, config }: RouteContext): Route[] {
       cors: true,
       methods: {
         GET: {
-          access: "write",
-          listKey: "manage",
+          ...MANAGE_ACCESS,
           ...operations.list,
           handler: async (c) => {
             const rows = present(await keysOf(c).keys.all());
@@ -56,8 +55,7 @@ export function listKeyRoutes({ lists, config }: RouteContext): Route[] {
           },
         },
         POST: {
-          access: "write",
-          listKey: "manage",
+          ...MANAGE_ACCESS,
           operation: operations.create,
           handler: async (c) => {
             const { name, keys } = keysOf(c);
@@ -86,8 +84,7 @@ export function listKeyRoutes({ lists, config }: RouteContext): Route[] {
       cors: true,
       methods: {
         DELETE: {
-          access: "write",
-          listKey: "manage",
+          ...MANAGE_ACCESS,
           operation: operations.revoke,
           handler: async (c) => {
             const removed: KeyRemoved = await keysOf(c).keys.remove(c.req.param("id") as string);

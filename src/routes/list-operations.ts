@@ -14,7 +14,7 @@ import {
   STALE_LIST,
   tooManyLists,
 } from "../messages.ts";
-import type { HeadOperation, Operation } from "../pages/openapi.ts";
+import { deleteResponses, type HeadOperation, type Operation } from "../pages/openapi.ts";
 import { errorResponse, header, type Json, json, parameter, response, schema } from "../pages/openapi-parts.ts";
 
 const LIST = json(schema("List"), { name: "groceries", title: "Groceries" });
@@ -192,13 +192,7 @@ export function listOperations(config: AppConfig) {
       description:
         "Its subscribers get event gone and their streams end; its tasks, their URLs and its events answer 410. The name may be created again. With If-Match, only while the list is that version. The default list cannot be deleted: 405.",
       parameters: [IF_MATCH],
-      responses: {
-        "204": { description: "Deleted; no body" },
-        ...MISSING,
-        ...GONE,
-        ...STALE,
-        "503": response("StoreUnavailable"),
-      },
+      responses: deleteResponses(MISSING, GONE, STALE),
     } satisfies Operation,
   };
 }

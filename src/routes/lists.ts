@@ -26,7 +26,7 @@ import { SINGLE_LIST_VERSION } from "../store/single-list.ts";
 import type { ListState, ListWriteResult } from "../store/store.ts";
 import { listOperations } from "./list-operations.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, requireLive, stateOf } from "./list-scope.ts";
-import type { Route, RouteContext } from "./route.ts";
+import { MANAGE_ACCESS, READ_ACCESS, type Route, type RouteContext } from "./route.ts";
 
 const encoder = new TextEncoder();
 
@@ -182,29 +182,25 @@ export function listRoutes({ lists, config, sha256 }: RouteContext): Route[] {
     cors: true,
     methods: {
       GET: {
-        access: "read",
-        listKey: "read",
+        ...READ_ACCESS,
         ...(withDelete ? operations.get : operations.getDefault),
         beforeAccess: toListPage,
         handler: getList,
       },
       PUT: {
-        access: "write",
-        listKey: "manage",
+        ...MANAGE_ACCESS,
         operation: withDelete ? operations.put : operations.putDefault,
         handler: putList,
       },
       PATCH: {
-        access: "write",
-        listKey: "manage",
+        ...MANAGE_ACCESS,
         operation: withDelete ? operations.patch : operations.patchDefault,
         handler: patchList,
       },
       ...(withDelete
         ? {
             DELETE: {
-              access: "write",
-              listKey: "manage",
+              ...MANAGE_ACCESS,
               operation: operations.remove,
               handler: async (c) => {
                 const name = nameOf(c);

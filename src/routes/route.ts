@@ -16,6 +16,13 @@ export interface HandledEndpoint extends Endpoint {
   readonly beforeAccess?: MiddlewareHandler<AppEnv>;
 }
 
+/** Who may call a method that reads a list: a read token, or a key of the list that reads. */
+export const READ_ACCESS = { access: "read", listKey: "read" } as const satisfies Partial<Endpoint>;
+/** Who may call a method that writes a list's tasks: a write token, or a key of the list that writes. */
+export const WRITE_ACCESS = { access: "write", listKey: "write" } as const satisfies Partial<Endpoint>;
+/** Who may call a method that changes a list itself or its keys: a write token, or a key that manages the list. */
+export const MANAGE_ACCESS = { access: "write", listKey: "manage" } as const satisfies Partial<Endpoint>;
+
 /** One row of the route table. */
 export type Route = DocumentedRoute<HandledEndpoint>;
 

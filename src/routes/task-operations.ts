@@ -17,7 +17,7 @@ import {
   TITLE_NOT_STRING,
   TITLE_NOT_WELL_FORMED,
 } from "../messages.ts";
-import type { HeadOperation, Operation } from "../pages/openapi.ts";
+import { deleteResponses, type HeadOperation, type Operation } from "../pages/openapi.ts";
 import { errorResponse, header, type Json, json, parameter, response, schema } from "../pages/openapi-parts.ts";
 
 /** The task's id, as the list writes it. */
@@ -154,13 +154,7 @@ export function taskOperations(config: AppConfig): {
       description:
         "The task leaves the list and frees room under its limits; an Idempotency-Key that created it still replays it. With If-Match, only while the task is still that version.",
       parameters: [IF_MATCH],
-      responses: {
-        "204": { description: "Deleted; no body" },
-        ...MISSING,
-        ...GONE,
-        ...STALE,
-        "503": response("StoreUnavailable"),
-      },
+      responses: deleteResponses(MISSING, GONE, STALE),
     },
   };
 }

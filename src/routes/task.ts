@@ -20,7 +20,7 @@ import type {
   UpdateResult,
 } from "../store/store.ts";
 import { type ListScope, listMissing, requireList } from "./list-scope.ts";
-import type { Route, RouteContext } from "./route.ts";
+import { READ_ACCESS, type Route, type RouteContext, WRITE_ACCESS } from "./route.ts";
 import { TASK_ID_PARAMETER, taskOperations } from "./task-operations.ts";
 
 /** A task's id as the list writes it: 1 to 15 digits, no leading zero; anything else is no task (404). */
@@ -99,8 +99,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
       cors: true,
       methods: {
         GET: {
-          access: "read",
-          listKey: "read",
+          ...READ_ACCESS,
           ...operations.GET,
           handler: (c) => {
             const list = scope.storeOf(c).read();
@@ -108,8 +107,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
           },
         },
         PATCH: {
-          access: "write",
-          listKey: "write",
+          ...WRITE_ACCESS,
           operation: operations.PATCH,
           handler: (c) =>
             edit(c, true, (body) => {
@@ -118,8 +116,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
             }),
         },
         PUT: {
-          access: "write",
-          listKey: "write",
+          ...WRITE_ACCESS,
           operation: operations.PUT,
           handler: (c) =>
             edit(c, false, (body) => {
@@ -128,8 +125,7 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
             }),
         },
         DELETE: {
-          access: "write",
-          listKey: "write",
+          ...WRITE_ACCESS,
           operation: operations.DELETE,
           handler: async (c) => {
             const store = scope.storeOf(c);

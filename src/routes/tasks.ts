@@ -31,7 +31,7 @@ import { errorResponse, header, json, parameter, response, schema } from "../pag
 import type { ListRead } from "../store/store.ts";
 import { listQuery, MAX_LIMIT, nextLink } from "./list-query.ts";
 import { type ListScope, listMissing, requireList } from "./list-scope.ts";
-import type { Route, RouteContext } from "./route.ts";
+import { READ_ACCESS, type Route, type RouteContext, WRITE_ACCESS } from "./route.ts";
 
 /** The two paths that serve the same list (a named list's has `/tasks` only). */
 const TASK_PATHS = ["/tasks", "/index.php"];
@@ -63,8 +63,7 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
       cors: true,
       methods: {
         GET: {
-          access: "read",
-          listKey: "read",
+          ...READ_ACCESS,
           operation: LIST_TASKS,
           head: { operationId: "headTasks", summary: "What GET returns, without the body" },
           handler: (c) => {
@@ -77,8 +76,7 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
           },
         },
         POST: {
-          access: "write",
-          listKey: "write",
+          ...WRITE_ACCESS,
           operation: createTask(config),
           handler: async (c) => {
             const store = scope.storeOf(c);

@@ -1,22 +1,12 @@
 // A list's version with whether the list exists beside it: what a store of one of many lists
 // answers to `read()`.
-import {
-  EncodedList,
-  type EncodedTask,
-  type JsonBytes,
-  type ListEvent,
-  type ListEventBatches,
-  type ListEvents,
-  type ListPage,
-  type ListVersion,
-  type PageQuery,
-  type TaskRead,
-} from "../list/encoded-list.ts";
-import type { EventFormat } from "../list/event-batches.ts";
-import type { ListUsage } from "../list/limits.ts";
+import { EncodedList, type EventFormat, type ListVersion, type PageQuery } from "../list/encoded-list.ts";
 import type { ListRead, ListState } from "./store.ts";
 
-/** `version` as it is, with `list` saying whether the list exists. */
+/**
+ * `version` as it is, with `list` saying whether the list exists. Each member hands on the version's
+ * own, so it takes that member's type rather than restating it.
+ */
 export class StatedVersion implements ListRead {
   readonly #inner: ListVersion;
   readonly list: ListState;
@@ -26,55 +16,55 @@ export class StatedVersion implements ListRead {
     this.list = list;
   }
 
-  get version(): string {
+  get version() {
     return this.#inner.version;
   }
-  get usage(): ListUsage {
+  get usage() {
     return this.#inner.usage;
   }
-  get lastId(): number {
+  get lastId() {
     return this.#inner.lastId;
   }
-  get change(): number {
+  get change() {
     return this.#inner.change;
   }
-  get highestId(): number {
+  get highestId() {
     return this.#inner.highestId;
   }
-  get forgotten(): number {
+  get forgotten() {
     return this.#inner.forgotten;
   }
-  get changedBytes(): number {
+  get changedBytes() {
     return this.#inner.changedBytes;
   }
-  body(): JsonBytes {
+  body() {
     return this.#inner.body();
   }
-  after(id: number): JsonBytes {
+  after(id: number) {
     return this.#inner.after(id);
   }
-  page(query: PageQuery): ListPage {
+  page(query: PageQuery) {
     return this.#inner.page(query);
   }
-  tasksAfter(id: number): Iterable<EncodedTask> {
+  tasksAfter(id: number) {
     return this.#inner.tasksAfter(id);
   }
-  bytesAfter(id: number): number {
+  bytesAfter(id: number) {
     return this.#inner.bytesAfter(id);
   }
-  task(id: number): TaskRead {
+  task(id: number) {
     return this.#inner.task(id);
   }
-  eventsAfter(change: number): ListEvents {
+  eventsAfter(change: number) {
     return this.#inner.eventsAfter(change);
   }
-  eventBatches(change: number, through: number, format: EventFormat, batchBytes: number): ListEventBatches {
+  eventBatches(change: number, through: number, format: EventFormat, batchBytes: number) {
     return this.#inner.eventBatches(change, through, format, batchBytes);
   }
-  changesAfter(change: number): readonly ListEvent[] | undefined {
+  changesAfter(change: number) {
     return this.#inner.changesAfter(change);
   }
-  bytesChangedAfter(change: number): number {
+  bytesChangedAfter(change: number) {
     return this.#inner.bytesChangedAfter(change);
   }
 }

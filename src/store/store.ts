@@ -15,16 +15,8 @@ import type {
   UpdateResult,
 } from "../list/writes.ts";
 
-export type {
-  AppendResult,
-  IdempotencyKey,
-  IfMatch,
-  ListMissing,
-  RemoveResult,
-  TaskPatch,
-  UpdateResult,
-  WriteResult,
-} from "../list/writes.ts";
+// What a write asks for and returns is the seam's too: stores and routes name it from here.
+export type * from "../list/writes.ts";
 
 /**
  * Whether the list a store serves exists: live, with its title and its own version (the ETag of
