@@ -6,7 +6,7 @@
 //   npm run restore                                with DATABASE_URL (and DATABASE_SCHEMA): a PostgreSQL list restored from a dump
 import { existsSync, renameSync, rmSync } from "node:fs";
 import postgres from "postgres";
-import { NEW_HISTORY } from "../src/store/new-history.ts";
+import { NEW_HISTORY } from "../src/engine/new-history.ts";
 import { describeError } from "../src/store/postgres/postgres-database.ts";
 import { PostgresLists } from "../src/store/postgres/postgres-lists.ts";
 import { hideDatabasePassword, parsePostgresServerConfig } from "../src/store/postgres/settings.ts";

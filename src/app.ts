@@ -5,6 +5,8 @@ import { cors } from "hono/cors";
 import { TrieRouter } from "hono/router/trie-router";
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "./config.ts";
+import { SingleList } from "./engine/single-list.ts";
+import type { TaskLists, TaskStore } from "./engine/task-store.ts";
 import { accessGuards } from "./http/access.ts";
 import { onError } from "./http/error-response.ts";
 import type { Sha256 } from "./http/idempotency.ts";
@@ -23,8 +25,6 @@ import { inNamedList, LIST_PATH_PARAMETER, listScopes } from "./routes/list-scop
 import { listRoutes } from "./routes/lists.ts";
 import { taskRoute } from "./routes/task.ts";
 import { taskRoutes } from "./routes/tasks.ts";
-import { SingleList } from "./store/single-list.ts";
-import type { TaskLists, TaskStore } from "./store/store.ts";
 
 /** Where the lists live: every list of a store, or one store as the default list alone. */
 export type AppLists =

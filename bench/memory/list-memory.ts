@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { HeldLists } from "../../src/store/held-lists.ts";
+import { HeldLists } from "../../src/engine/held-lists.ts";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 

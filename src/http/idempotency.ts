@@ -1,10 +1,10 @@
 // Idempotency-Key on a POST (the IETF draft "The Idempotency-Key HTTP Header Field"): read and
 // checked, and made into what the store remembers: whose key, the key, and a hash of the task.
 import type { Context } from "hono";
+import type { IdempotencyKey } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import type { NewTask } from "../list/task.ts";
 import { BAD_IDEMPOTENCY_KEY } from "../messages.ts";
-import type { IdempotencyKey } from "../store/store.ts";
 import { type AppEnv, requestHeader } from "./request-context.ts";
 
 /** 1 to 255 visible ASCII characters. */

@@ -2,8 +2,9 @@
 // in its list again whenever the store says its keys changed (PostgreSQL with LISTEN, a Durable
 // Object waking the calls waiting in it), else every quarter second, so every store tells its
 // subscribers within a second; and once more at its expiry.
+
+import type { KeyRows } from "../engine/task-store.ts";
 import { keyLives, type ListKey } from "../list/list-keys.ts";
-import type { KeyRows } from "../store/store.ts";
 
 /** How often a subscription's key is looked up again where the store tells of no change: well within a second. */
 export const KEY_WATCH_MS = 250;

@@ -1,10 +1,10 @@
 // WebSocket subscribers: the list followed from a cursor, one text message per event, on whichever
 // runtime's WebSocket Hono's upgrade gives.
 import type { WSContext, WSEvents } from "hono/ws";
+import type { TaskStore } from "../engine/task-store.ts";
 import { GONE_TEXT, RESET_TEXT, REVOKED_TEXT } from "../list/event-text.ts";
 import { LIST_DELETED, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
 import * as rules from "../socket-rules.ts";
-import type { TaskStore } from "../store/store.ts";
 import { KEEP_ALIVE_MS } from "../time-rules.ts";
 import type { WatchedKey } from "./event-stream.ts";
 import { follow, type Sink } from "./follow.ts";

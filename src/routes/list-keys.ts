@@ -1,6 +1,7 @@
 // The keys that share a list: POST /lists/{name}/keys makes one, GET lists them, DELETE
 // /lists/{name}/keys/{id} revokes one. Managing them is the deployment's business: a write.
 import type { Context } from "hono";
+import type { KeyRemoved, KeyRows, ListMissing } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
@@ -14,7 +15,6 @@ import {
   readNewKey,
 } from "../list/list-keys.ts";
 import { EMPTY_KEY_BODY, NOT_FOUND, tooManyKeys } from "../messages.ts";
-import type { KeyRemoved, KeyRows, ListMissing } from "../store/store.ts";
 import { keyOperations } from "./list-key-operations.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, listMissing, requireLive, stateOf } from "./list-scope.ts";
 import { MANAGE_ACCESS, type Route, type RouteContext } from "./route.ts";

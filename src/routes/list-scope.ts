@@ -1,6 +1,7 @@
 // Which list a route serves: the default one at today's paths, or the one its path names under
 // /lists/{name}/; and the named list's rows of the table, made from the default list's.
 import type { Context } from "hono";
+import type { ListMissing, ListRead, ListState, TaskLists, TaskStore } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import type { ScopeParameter } from "../http/served-methods-router.ts";
@@ -8,7 +9,6 @@ import { DEFAULT_LIST, NAME_PATTERN } from "../list/list-names.ts";
 import { LIST_DELETED, NOT_FOUND } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { errorResponse, type Json } from "../pages/openapi-parts.ts";
-import type { ListMissing, ListRead, ListState, TaskLists, TaskStore } from "../store/store.ts";
 import type { HandledEndpoint, Route } from "./route.ts";
 
 /** A list's own path: its name is a DNS label, anything else is no list (404). */

@@ -1,6 +1,8 @@
 // The lists: GET /lists enumerates them and POST creates one with a random name; /lists/{name} is
 // one list, read, created or retitled with PUT, retitled with PATCH and deleted with DELETE.
 import type { Context, MiddlewareHandler } from "hono";
+import { SINGLE_LIST_VERSION } from "../engine/single-list.ts";
+import type { ListState, ListWriteResult } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
@@ -22,8 +24,6 @@ import {
   tooManyLists,
 } from "../messages.ts";
 import { allowOf } from "../pages/openapi.ts";
-import { SINGLE_LIST_VERSION } from "../store/single-list.ts";
-import type { ListState, ListWriteResult } from "../store/store.ts";
 import { listOperations } from "./list-operations.ts";
 import { LIST_NAME_PARAMETER, LIST_PATH, requireLive, stateOf } from "./list-scope.ts";
 import { MANAGE_ACCESS, READ_ACCESS, type Route, type RouteContext } from "./route.ts";

@@ -3,11 +3,11 @@
 import type { MiddlewareHandler } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
 import type { AppConfig } from "../config.ts";
+import type { TaskLists } from "../engine/task-store.ts";
 import type { Sha256 } from "../http/idempotency.ts";
 import type { AppEnv, AppHandler } from "../http/request-context.ts";
 import type { LogSink } from "../http/request-log.ts";
 import type { DocumentedRoute, Endpoint } from "../pages/openapi.ts";
-import type { TaskLists } from "../store/store.ts";
 
 /** One method of a route: who may call it, how the document describes it, and what handles it. */
 export interface HandledEndpoint extends Endpoint {

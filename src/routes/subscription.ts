@@ -3,6 +3,7 @@
 // however it ends.
 import type { Context } from "hono";
 import type { UpgradeWebSocket } from "hono/ws";
+import type { TaskStore } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import { type AppEnv, type AppHandler, respond } from "../http/request-context.ts";
 import { DEFAULT_LIST } from "../list/list-names.ts";
@@ -12,7 +13,6 @@ import { TaskFrames } from "../live/frames.ts";
 import { socketFeed } from "../live/socket-feed.ts";
 import { Subscribers } from "../live/subscribers.ts";
 import { badHandshake, HANDSHAKE_REFUSED, STOPPING, TOO_MANY_SUBSCRIBERS } from "../messages.ts";
-import type { TaskStore } from "../store/store.ts";
 import { type ListScope, requireList } from "./list-scope.ts";
 
 /** A Sec-WebSocket-Key: 16 bytes in base64. */

@@ -2,14 +2,6 @@
 // replaces it and DELETE removes it, each write guarded by If-Match and made in one atomic step.
 import type { Context } from "hono";
 import { listLimits } from "../config.ts";
-import { apiError } from "../errors.ts";
-import { conditionalResponse } from "../http/conditional.ts";
-import { toNewTask } from "../http/new-task.ts";
-import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
-import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
-import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
-import type { TaskRead } from "../list/encoded-list.ts";
-import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
 import type {
   IfMatch,
   ListMissing,
@@ -18,7 +10,15 @@ import type {
   TaskPatch,
   TaskStore,
   UpdateResult,
-} from "../store/store.ts";
+} from "../engine/task-store.ts";
+import { apiError } from "../errors.ts";
+import { conditionalResponse } from "../http/conditional.ts";
+import { toNewTask } from "../http/new-task.ts";
+import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
+import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
+import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
+import type { TaskRead } from "../list/encoded-list.ts";
+import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
 import { type ListScope, listMissing, requireList } from "./list-scope.ts";
 import { READ_ACCESS, type Route, type RouteContext, WRITE_ACCESS } from "./route.ts";
 import { TASK_ID_PARAMETER, taskOperations } from "./task-operations.ts";

@@ -2,6 +2,7 @@
 // appends a task, at /tasks and at /index.php, which serves the same list.
 import type { Context } from "hono";
 import { type AppConfig, listLimits, logShows } from "../config.ts";
+import type { ListRead } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import { conditionalResponse } from "../http/conditional.ts";
 import { idempotencyKeyOf, rememberedKey } from "../http/idempotency.ts";
@@ -28,7 +29,6 @@ import {
   TITLE_NOT_WELL_FORMED,
 } from "../messages.ts";
 import { errorResponse, header, json, parameter, response, schema } from "../pages/openapi-parts.ts";
-import type { ListRead } from "../store/store.ts";
 import { listQuery, MAX_LIMIT, nextLink } from "./list-query.ts";
 import { type ListScope, listMissing, requireList } from "./list-scope.ts";
 import { READ_ACCESS, type Route, type RouteContext, WRITE_ACCESS } from "./route.ts";

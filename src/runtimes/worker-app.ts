@@ -2,9 +2,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createApp } from "../app.ts";
 import { type EnvRecord, logShows, parseAppConfig, WORKERS_PLATFORM } from "../config.ts";
+import { RequestWork } from "../engine/request-work.ts";
 import { DurableLists } from "../store/durable-object/durable-lists.ts";
 import { openWorkerStore, type WorkerHost } from "../store/kinds.ts";
-import { RequestWork } from "../store/request-work.ts";
 import { upgradeWebSocket } from "./worker-sockets.ts";
 
 /** What the Worker is handed: its bindings and `waitUntil`; which request runs is found here. */

@@ -1,15 +1,15 @@
 // The one place that knows the stores: which TASK_STORE values each runtime takes, the settings
 // each store reads, and how each is opened. Adding a store means adding a row here.
 import { type EnvRecord, parseChoice, read } from "../config.ts";
+import { HeldLists } from "../engine/held-lists.ts";
+import type { RequestWork } from "../engine/request-work.ts";
+import type { TaskLists } from "../engine/task-store.ts";
 import { ConfigError } from "../errors.ts";
 import { type DirectoryNamespace, DurableLists } from "./durable-object/durable-lists.ts";
 import type { ListObjectNamespace } from "./durable-object/list-object-rpc.ts";
-import { HeldLists } from "./held-lists.ts";
 import type { HyperdriveBinding } from "./postgres/hyperdrive.ts";
 import { parsePostgresSchema, parsePostgresServerConfig } from "./postgres/settings.ts";
-import type { RequestWork } from "./request-work.ts";
 import { type OpenSqliteFile, type SqliteFileConnection, SqliteFileLists, type StoreLog } from "./sqlite/file-store.ts";
-import type { TaskLists } from "./store.ts";
 
 /** What a Node, Bun or Deno server offers the stores: its runtime's SQLite driver, and its log. */
 export interface ServerHost {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { addFromElsewhere, expectShown, patchFromElsewhere, serverTasks, useBrowser } from "./browser.ts";
 import { useInProcessServer } from "./in-process.ts";
 

@@ -2,7 +2,7 @@
 // contract is checked at the speed of the store itself.
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import type { TaskLists, TaskStore } from "../../src/store/store.ts";
+import type { TaskLists, TaskStore } from "../../src/engine/task-store.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import type { ConformanceTarget } from "./client.ts";
 

@@ -2,8 +2,8 @@
 // sends them: one token's flood forgets only its own oldest keys.
 import type postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
+import type { TaskStore } from "../../src/engine/task-store.ts";
 import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
-import type { TaskStore } from "../../src/store/store.ts";
 import { processStore } from "./process-store.ts";
 
 const { url } = inject("postgres");

@@ -1,10 +1,10 @@
 // Random histories of creates, edits and deletes, run against any store, with subscribers coming back from any change number.
 import fc from "fast-check";
 import { expect } from "vitest";
+import type { TaskStore } from "../../src/engine/task-store.ts";
 import type { EventBatch, ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
 import { eventText } from "../../src/list/event-text.ts";
 import { SOCKET_FRAME_FORMAT, SOCKET_TEXT_FORMAT, SSE_FORMAT } from "../../src/live/frames.ts";
-import type { TaskStore } from "../../src/store/store.ts";
 import { checkPages } from "./list-pages.ts";
 
 const decoder = new TextDecoder();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError, snapshot, utf8 } from "./helpers.ts";
 
 const READ = "read-token-0123456789";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { BoundedCopies, COPY_OVERHEAD_BYTES, type HeldCopy } from "../../src/store/bounded-copies.ts";
+import { BoundedCopies, COPY_OVERHEAD_BYTES, type HeldCopy } from "../../src/engine/bounded-copies.ts";
 
 /** A copy of a list of `size` bytes once read, followed by readers while `busy`. */
 class FakeCopy implements HeldCopy {

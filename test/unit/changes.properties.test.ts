@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, test } from "vitest";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { histories, run } from "../support/change-history.ts";
 import { sqliteDefaultList } from "./helpers.ts";

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import type { HeldTaskStore } from "../../src/engine/held-lists.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
+import type { IdempotencyKey, TaskStore } from "../../src/engine/task-store.ts";
 import type { ListVersion } from "../../src/list/encoded-list.ts";
-import type { HeldTaskStore } from "../../src/store/held-lists.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
 import type { SqliteFileConnection } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import type { IdempotencyKey, TaskStore } from "../../src/store/store.ts";
 import { sqliteDefaultList } from "./helpers.ts";
 
 const decoder = new TextDecoder();

@@ -1,6 +1,6 @@
 import { beforeAll } from "vitest";
-import { HeldLists } from "../../src/store/held-lists.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { HeldLists } from "../../src/engine/held-lists.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { CONFIGURED_ENV, CONFIGURED_OPTIONS } from "../conformance/configured.ts";
 import { describeConformance } from "../conformance/describe.ts";
 import { inProcessTarget } from "../conformance/in-process.ts";

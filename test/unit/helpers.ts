@@ -1,11 +1,11 @@
 import { expect } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
+import type { HeldTaskStore } from "../../src/engine/held-lists.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
+import type { KeyRows, TaskStore } from "../../src/engine/task-store.ts";
 import type { JsonBytes } from "../../src/list/encoded-list.ts";
-import type { HeldTaskStore } from "../../src/store/held-lists.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
 import { type SqliteFileConnection, SqliteFileLists, type StoreLog } from "../../src/store/sqlite/file-store.ts";
-import type { KeyRows, TaskStore } from "../../src/store/store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */
 export function appFrom(env: EnvRecord = {}, store: TaskStore = new MemoryStore()): TaskApp {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import type { TaskStore } from "../../src/store/store.ts";
+import type { TaskStore } from "../../src/engine/task-store.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError, failingKeys } from "./helpers.ts";
 
 const SECRET = "disk full at /var/lib/tasks/secret.db";

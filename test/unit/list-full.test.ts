@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { appFrom, ENTRY_POINTS, expectRefused, postJson, readTasks, snapshot } from "./helpers.ts";
 
 describe.each(ENTRY_POINTS)("a full list on $path", ({ env, path }) => {

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { expect, onTestFinished } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
-import { HeldLists } from "../../src/store/held-lists.ts";
+import { HeldLists } from "../../src/engine/held-lists.ts";
+import type { TaskLists } from "../../src/engine/task-store.ts";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import type { TaskLists } from "../../src/store/store.ts";
 
 /** The stores that hold many lists in this process, by the name the tests give them. */
 export const LIST_STORES = ["memory", "a SQLite file"] as const;

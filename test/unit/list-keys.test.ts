@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import type { TaskApp } from "../../src/app.ts";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { HeldLists } from "../../src/store/held-lists.ts";
+import { HeldLists } from "../../src/engine/held-lists.ts";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { LIST_STORES, listsApp, sendJson } from "./list-helpers.ts";

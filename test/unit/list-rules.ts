@@ -3,6 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
+import type { TaskLists } from "../../src/engine/task-store.ts";
 import {
   LIST_KEY_REUSED,
   LIST_TITLE,
@@ -13,8 +15,6 @@ import {
   TITLE_NOT_WELL_FORMED,
   tooManyLists,
 } from "../../src/messages.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
-import type { TaskLists } from "../../src/store/store.ts";
 import { expectJsonError } from "./helpers.ts";
 import { addTask, createList, sendJson } from "./list-helpers.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import type { TaskApp } from "../../src/app.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { appFrom } from "./helpers.ts";
 
 const decoder = new TextDecoder();

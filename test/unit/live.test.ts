@@ -2,7 +2,7 @@ import { getEventListeners } from "node:events";
 import { describe, expect, test, vi } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { appFrom, postJson } from "./helpers.ts";
 
 const decoder = new TextDecoder();

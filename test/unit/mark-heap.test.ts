@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
-import { type MarkEntry, MarkHeap } from "../../src/store/mark-heap.ts";
+import { type MarkEntry, MarkHeap } from "../../src/engine/mark-heap.ts";
 
 test("wakes exactly the waiters whose mark a level passes, lowest first, and never one that left", () => {
   fc.assert(

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError, snapshot } from "./helpers.ts";
 
 /** Methods named like members of Object.prototype: valid HTTP tokens, which Deno's server passes on. */

@@ -1,9 +1,9 @@
 // A copy of a list kept elsewhere, brought up to date through changesReply as a Worker's copy of its
 // Durable Object's list is: a list followed since it was empty keeps every change for subscribers.
 import { describe, expect, test } from "vitest";
+import { changesReply } from "../../src/engine/changes-reply.ts";
+import { CHANGES_CHUNK_BYTES, type ChangesSince, ListMirror } from "../../src/engine/mirror.ts";
 import { EncodedList, encodeTask } from "../../src/list/encoded-list.ts";
-import { changesReply } from "../../src/store/changes-reply.ts";
-import { CHANGES_CHUNK_BYTES, type ChangesSince, ListMirror } from "../../src/store/mirror.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,11 +1,11 @@
 import { describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
+import type { TaskStore } from "../../src/engine/task-store.ts";
 import type { RequestState } from "../../src/http/request-context.ts";
 import { jsonString, requestLogger } from "../../src/http/request-log.ts";
 import type { RequestLog } from "../../src/http/request-wrapper.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
-import type { TaskStore } from "../../src/store/store.ts";
 import { failingKeys } from "./helpers.ts";
 
 /** An app whose log lines are collected, each parsed as the JSON object it must be. */

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
-import type { HeldTaskStore } from "../../src/store/held-lists.ts";
+import type { HeldTaskStore } from "../../src/engine/held-lists.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { openSqliteDatabase } from "../../src/store/sqlite/sqlite-list.ts";
 import { sqliteDefaultList } from "./helpers.ts";

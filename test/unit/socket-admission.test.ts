@@ -3,7 +3,7 @@ import { defineWebSocketHelper, WSContext, type WSEvents } from "hono/ws";
 import { expect, test } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 
 const HANDSHAKE = {
   Upgrade: "websocket",

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { HeldLists } from "../../src/engine/held-lists.ts";
 import { ConfigError } from "../../src/errors.ts";
 import { type DirectoryNamespace, DurableLists } from "../../src/store/durable-object/durable-lists.ts";
 import type { ListObjectNamespace } from "../../src/store/durable-object/list-object-rpc.ts";
-import { HeldLists } from "../../src/store/held-lists.ts";
 import { openServerStore, openWorkerStore, type WorkerHost } from "../../src/store/kinds.ts";
 import { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
 import {

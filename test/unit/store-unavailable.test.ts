@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
+import type { TaskStore } from "../../src/engine/task-store.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
 import type { ListObjectNamespace } from "../../src/store/durable-object/list-object-rpc.ts";
-import type { TaskStore } from "../../src/store/store.ts";
 import { checkedAgainstOpenApi } from "../support/openapi-check.ts";
 import { appFrom, ENTRY_POINTS, expectJsonError, failingKeys } from "./helpers.ts";
 

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
+import { MemoryStore } from "../../src/engine/memory.ts";
 import { utf8Length } from "../../src/http/request-context.ts";
-import { MemoryStore } from "../../src/store/memory.ts";
 
 const encoder = new TextEncoder();
 

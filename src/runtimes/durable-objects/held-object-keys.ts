@@ -1,10 +1,11 @@
 // A list's keys in its own Durable Object: the rows in the object's SQLite, held in its memory, each
 // change stored before it is held, and the waits of Workers for a revocation.
+
+import type * as seam from "../../engine/task-store.ts";
 import { HeldKeys, type ListKey } from "../../list/list-keys.ts";
 import type { ListObjectKeys } from "../../store/durable-object/object-keys.ts";
 import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
 import type { SqliteList } from "../../store/sqlite/sqlite-list.ts";
-import type * as seam from "../../store/store.ts";
 import { ObjectWaits } from "./object-waits.ts";
 
 /** The keys of the list an object holds: loaded from its SQLite on first use, each change stored before it is held. */

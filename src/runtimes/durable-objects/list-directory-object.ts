@@ -3,6 +3,7 @@
 // to the list's own object. Only the Worker's main module loads it, since it extends
 // cloudflare:workers' DurableObject.
 import { DurableObject } from "cloudflare:workers";
+import type { Directory, IdempotencyKey } from "../../engine/task-store.ts";
 import {
   type DirectoryLimits,
   ListDirectory,
@@ -18,7 +19,6 @@ import { unlessFailed } from "../../store/durable-object/stored.ts";
 import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
 import { SqliteDirectory } from "../../store/sqlite/sqlite-directory.ts";
 import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
-import type { Directory, IdempotencyKey } from "../../store/store.ts";
 import { storageConnection } from "./object-storage.ts";
 
 /** A decision on a list that its own object must still be told of. */

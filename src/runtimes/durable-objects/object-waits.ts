@@ -1,6 +1,6 @@
 // Calls that wait in a Durable Object for something to happen there, each under the key its caller
 // gave, until it happens, their bound passes, or their caller goes.
-import { type MarkEntry, MarkHeap } from "../../store/mark-heap.ts";
+import { type MarkEntry, MarkHeap } from "../../engine/mark-heap.ts";
 
 /** The callers waiting in an object, by key: each is answered true once woken, else false. */
 export class ObjectWaits {

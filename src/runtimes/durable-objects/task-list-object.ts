@@ -3,20 +3,9 @@
 // since it extends cloudflare:workers' DurableObject.
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
-import type { Decision, HeldList } from "../../list/held-list.ts";
-import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
-import type { ListKey } from "../../list/list-keys.ts";
-import { DEFAULT_LIST } from "../../list/list-names.ts";
-import type { WriteResult } from "../../list/writes.ts";
-import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
-import * as rules from "../../socket-rules.ts";
-import { changesReply, NO_CHANGES } from "../../store/changes-reply.ts";
-import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
-import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
-import { CHANGES_CHUNK_BYTES } from "../../store/mirror.ts";
-import { newInstance } from "../../store/new-history.ts";
-import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
-import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
+import { changesReply, NO_CHANGES } from "../../engine/changes-reply.ts";
+import { CHANGES_CHUNK_BYTES } from "../../engine/mirror.ts";
+import { newInstance } from "../../engine/new-history.ts";
 import type {
   AppendResult,
   IdempotencyKey,
@@ -27,7 +16,18 @@ import type {
   ListState,
   RemoveResult,
   UpdateResult,
-} from "../../store/store.ts";
+} from "../../engine/task-store.ts";
+import type { Decision, HeldList } from "../../list/held-list.ts";
+import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
+import type { ListKey } from "../../list/list-keys.ts";
+import { DEFAULT_LIST } from "../../list/list-names.ts";
+import type { WriteResult } from "../../list/writes.ts";
+import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
+import * as rules from "../../socket-rules.ts";
+import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
+import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
+import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
+import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
 import { HeldObjectKeys } from "./held-object-keys.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";

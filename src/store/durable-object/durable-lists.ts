@@ -2,9 +2,9 @@
 // name, reached through a copy this isolate keeps within a bound of bytes; the directory of lists
 // in one more object, reached only to create, retitle, delete and enumerate lists.
 
+import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { DirectoryLimits, ListIfMatch, ListResult, PutConditions } from "../../list/list-directory.ts";
-import type * as seam from "../store.ts";
 import { DurableObjectStore, objectCall } from "./durable-store.ts";
 import type { ListObjectNamespace } from "./list-object-rpc.ts";
 

@@ -1,14 +1,14 @@
 // A list as a Worker reaches it in its own Durable Object: a copy in the isolate, kept current by
 // asking the object only for what changed since.
 import type { ListLimits } from "../../config.ts";
+import { missingRead, StatedVersion } from "../../engine/list-read.ts";
+import { ListMirror } from "../../engine/mirror.ts";
+import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { ListVersion } from "../../list/encoded-list.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { NewTask } from "../../list/task.ts";
-import { missingRead, StatedVersion } from "../list-read.ts";
-import { ListMirror } from "../mirror.ts";
-import type * as seam from "../store.ts";
 import type { ListObjectNamespace, ListObjectRpc } from "./list-object-rpc.ts";
 import { objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";

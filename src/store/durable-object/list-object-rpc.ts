@@ -1,9 +1,9 @@
 // The typed RPC methods of a list's Durable Object, as a Worker's copy and the directory object call them.
 import type { ListLimits } from "../../config.ts";
+import type { ListChanges } from "../../engine/mirror.ts";
+import type * as seam from "../../engine/task-store.ts";
 import type { ListRecord } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
-import type { ListChanges } from "../mirror.ts";
-import type * as seam from "../store.ts";
 import type { ListObjectKeys } from "./object-keys.ts";
 import type { Stored } from "./stored.ts";
 

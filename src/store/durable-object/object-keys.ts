@@ -1,7 +1,8 @@
 // A list's keys in its own Durable Object as a Worker reaches them: the RPC methods by which it reads,
 // adds, revokes and checks them, one call each, and waits in the object for a revocation.
+
+import type * as seam from "../../engine/task-store.ts";
 import type { ListKey } from "../../list/list-keys.ts";
-import type * as seam from "../store.ts";
 import type { Stored } from "./stored.ts";
 
 /** How long one call waits in the object for a revocation before it is asked again. */

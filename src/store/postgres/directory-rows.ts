@@ -1,8 +1,8 @@
 // The directory of lists as PostgreSQL's rows hold it, for list-directory.ts to decide from, and the
 // rows each of its decisions writes.
 import type { Sql } from "postgres";
+import { newInstance } from "../../engine/new-history.ts";
 import type { DirectoryState, ListRecord, ListResult } from "../../list/list-directory.ts";
-import { newInstance } from "../new-history.ts";
 import type { DirectoryStatements } from "./directory-sql.ts";
 import { PREPARED } from "./postgres-database.ts";
 

@@ -1,7 +1,7 @@
 // PostgreSQL for a Worker, through Hyperdrive: one client per request, and readers who ask again on
 // their own timers, since Hyperdrive carries no LISTEN.
 import postgres, { type Sql } from "postgres";
-import type { RequestWork } from "../request-work.ts";
+import type { RequestWork } from "../../engine/request-work.ts";
 import type { WithClient } from "./postgres-database.ts";
 import { PostgresLists } from "./postgres-lists.ts";
 

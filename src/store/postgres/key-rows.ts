@@ -1,8 +1,9 @@
 // A list's keys in PostgreSQL: one row each in the schema's access_keys table, read, added, revoked
 // and looked up by one statement at a time, so every process sees a revocation as soon as it is
 // answered.
+
+import type * as seam from "../../engine/task-store.ts";
 import type { ListKey } from "../../list/list-keys.ts";
-import type * as seam from "../store.ts";
 import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
 
 /** The statements, in schema `s`; each takes the list's name as `$1`. */

@@ -1,12 +1,12 @@
 // This process's copy of one list in PostgreSQL: read through a ListMirror, told whether the list
 // lives, and followed by the readers waiting for it to change.
 import type { Sql } from "postgres";
+import type { HeldCopy } from "../../engine/bounded-copies.ts";
+import { ChangeSignal } from "../../engine/change-signal.ts";
+import { missingRead, StatedVersion } from "../../engine/list-read.ts";
+import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../../engine/mirror.ts";
+import type * as seam from "../../engine/task-store.ts";
 import type { EncodedList } from "../../list/encoded-list.ts";
-import type { HeldCopy } from "../bounded-copies.ts";
-import { ChangeSignal } from "../change-signal.ts";
-import { missingRead, StatedVersion } from "../list-read.ts";
-import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../mirror.ts";
-import type * as seam from "../store.ts";
 import { changesOf } from "./list-sql.ts";
 import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
 

@@ -1,7 +1,8 @@
 // The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, the call
 // that writes a task change, and the version read at start (the layout is in migrations.ts).
+
+import type { ChangedRow, ListChanges } from "../../engine/mirror.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
-import type { ChangedRow, ListChanges } from "../mirror.ts";
 import { journalReply } from "./journal-sql.ts";
 
 /** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */

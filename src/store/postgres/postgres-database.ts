@@ -2,8 +2,8 @@
 // migrations applied once, an operation run again when that is safe, and the database's failures
 // told apart from the statements'.
 import type { Sql } from "postgres";
+import { newInstance } from "../../engine/new-history.ts";
 import { ConfigError, StoreUnavailableError } from "../../errors.ts";
-import { newInstance } from "../new-history.ts";
 import { type Statements, statements } from "./list-sql.ts";
 import { madeBeforeMigrations, migration, SCHEMA_VERSION } from "./migrations.ts";
 

@@ -1,6 +1,9 @@
 // Every list of a deployment in one PostgreSQL schema: the directory's writes, decided by
 // list-directory.ts and written if no other list write came first (directory-sql.ts), this process's
 // bounded copies of the lists it reads, and the one connection that listens for every list's changes.
+
+import { BoundedCopies } from "../../engine/bounded-copies.ts";
+import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import {
   type Continuation,
@@ -10,8 +13,6 @@ import {
   type ListResult,
   type PutConditions,
 } from "../../list/list-directory.ts";
-import { BoundedCopies } from "../bounded-copies.ts";
-import type * as seam from "../store.ts";
 import { directoryState, writeDirectory } from "./directory-rows.ts";
 import { type DirectoryStatements, directoryStatements } from "./directory-sql.ts";
 import { KEYS_CHANGED } from "./key-rows.ts";

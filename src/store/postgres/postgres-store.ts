@@ -2,13 +2,13 @@
 // writes decided against that copy by the list's rules and written if no other change came first.
 import type { Sql } from "postgres";
 import type { ListLimits } from "../../config.ts";
+import type { ListChanges } from "../../engine/mirror.ts";
+import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import { type Decision, HeldList, type ListChange } from "../../list/held-list.ts";
 import type { ListUsage } from "../../list/limits.ts";
 import type { NewTask } from "../../list/task.ts";
 import type { WriteResult } from "../../list/writes.ts";
-import type { ListChanges } from "../mirror.ts";
-import type * as seam from "../store.ts";
 import { applyParameters, caughtUp } from "./apply-sql.ts";
 import { postgresKeyRows } from "./key-rows.ts";
 import type { ListCopy } from "./list-copy.ts";

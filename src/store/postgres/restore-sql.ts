@@ -1,6 +1,6 @@
 // The function an operator calls after restoring PostgreSQL's lists from a dump: each list starts a
 // new history, as a SQLite list put back from a copy does (see sqlite-copies.ts).
-import { CHANGES_PER_MS, NEW_HISTORY } from "../new-history.ts";
+import { CHANGES_PER_MS, NEW_HISTORY } from "../../engine/new-history.ts";
 
 /**
  * `SELECT <schema>.restored()`: gives each list (a deleted one too, for when its name is made

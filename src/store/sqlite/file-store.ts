@@ -1,11 +1,12 @@
 // Every list in a SQLite database file of its own, for a Node, Bun or Deno server that is the
 // file's only writer: kept across restarts, held and read in memory.
+
+import { HeldLists } from "../../engine/held-lists.ts";
+import { HeldListStore } from "../../engine/held-store.ts";
+import { NEW_HISTORY } from "../../engine/new-history.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import { freshDirectory, type ListResult } from "../../list/list-directory.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
-import { HeldLists } from "../held-lists.ts";
-import { HeldListStore } from "../held-store.ts";
-import { NEW_HISTORY } from "../new-history.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { SqliteDirectory } from "./sqlite-directory.ts";
 import { openSqliteDatabase, SqliteList } from "./sqlite-list.ts";

@@ -1,7 +1,7 @@
 // A SQLite list put back from a copy starts a new history: a new instance, so that every ETag from
 // before stops matching, and change numbers past any it gave, so that every cursor from before gets
 // a reset. A copy made by `npm run backup` is marked, so that it does so by itself when opened.
-import { historyStart, newInstance } from "../new-history.ts";
+import { historyStart, newInstance } from "../../engine/new-history.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 
 /** Marks every list in `db` as a copy: the first server to open it starts each on a new history. */

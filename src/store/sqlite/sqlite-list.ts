@@ -1,13 +1,14 @@
 // One list as rows of a SQLite database, the one layout the file store and the Durable Objects
 // share: its row (whether it lives, its title, its counters), read whole into memory, and written
 // a change at a time.
+
+import { newInstance } from "../../engine/new-history.ts";
 import { EncodedList, type StoredTask } from "../../list/encoded-list.ts";
 import { HeldList, type ListChange } from "../../list/held-list.ts";
 import type { Continuation, ListRecord } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import type { RememberedKey } from "../../list/remembered-keys.ts";
 import { INITIAL_TASKS } from "../../list/task.ts";
-import { newInstance } from "../new-history.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { startNewHistory } from "./sqlite-copies.ts";
 import { migrate } from "./sqlite-migrations.ts";

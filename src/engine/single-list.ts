@@ -3,7 +3,7 @@
 import type { DirectoryLimits, ListIfMatch, PutConditions } from "../list/list-directory.ts";
 import { DEFAULT_LIST, DEFAULT_TITLE } from "../list/list-names.ts";
 import { missingRead } from "./list-read.ts";
-import type * as seam from "./store.ts";
+import type * as seam from "./task-store.ts";
 
 /** The default list's own version: it is never retitled here, so it never changes. */
 export const SINGLE_LIST_VERSION = "default-list";

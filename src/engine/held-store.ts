@@ -8,7 +8,7 @@ import { HeldKeys, type ListKey } from "../list/list-keys.ts";
 import type { NewTask } from "../list/task.ts";
 import type { WriteResult } from "../list/writes.ts";
 import { ChangeSignal } from "./change-signal.ts";
-import type * as seam from "./store.ts";
+import type * as seam from "./task-store.ts";
 
 /** Writes a change to where the store keeps the list, or throws, and the list does not change. */
 export type Persist = (change: ListChange) => void;

@@ -19,7 +19,7 @@ import type { HeldListStore } from "./held-store.ts";
 import { missingRead, StatedVersion } from "./list-read.ts";
 import { MemoryStore } from "./memory.ts";
 import { newInstance } from "./new-history.ts";
-import type * as seam from "./store.ts";
+import type * as seam from "./task-store.ts";
 
 /** Where the lists are kept beside memory: the memory store keeps them nowhere else. */
 export interface ListsKeeping {

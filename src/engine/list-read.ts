@@ -1,7 +1,7 @@
 // A list's version with whether the list exists beside it: what a store of one of many lists
 // answers to `read()`.
 import { EncodedList, type EventFormat, type ListVersion, type PageQuery } from "../list/encoded-list.ts";
-import type { ListRead, ListState } from "./store.ts";
+import type { ListRead, ListState } from "./task-store.ts";
 
 /**
  * `version` as it is, with `list` saying whether the list exists. Each member hands on the version's
