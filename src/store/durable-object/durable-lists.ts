@@ -2,6 +2,7 @@
 // name, reached through a copy this isolate keeps within a bound of bytes; the directory of lists
 // in one more object, reached only to create, retitle, delete and enumerate lists.
 
+import { BoundedCopies } from "../../engine/bounded-copies.ts";
 import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import type { DirectoryLimits, ListIfMatch, ListResult, PutConditions } from "../../list/list-directory.ts";
@@ -34,8 +35,6 @@ export interface DirectoryNamespace {
 export const DIRECTORY_OBJECT = "directory";
 /** The bytes of lists an isolate keeps copies of by default: a quarter of its 128 MB. */
 export const MAX_COPY_BYTES = 32 * 1024 * 1024;
-/** What a copy costs beside its list's bytes, so that many small copies are bounded too. */
-const COPY_OVERHEAD_BYTES = 1024;
 
 /**
  * The lists of a Worker on Durable Objects. `list(name)` reaches list `name`'s object alone (its
@@ -46,12 +45,9 @@ const COPY_OVERHEAD_BYTES = 1024;
 export class DurableLists implements seam.TaskLists {
   readonly #lists: ListObjectNamespace;
   readonly #directory: DirectoryNamespace;
-  readonly #maxCopyBytes: number;
   /** The request whose code runs now: a list reads what its key check brought within one request. */
   readonly #request: (() => object | undefined) | undefined;
-  /** The copies kept, least recently used first, with the bytes each held at its last read. */
-  readonly #copies = new Map<string, { readonly store: DurableObjectStore; bytes: number }>();
-  #bytes = 0;
+  readonly #copies: BoundedCopies<DurableObjectStore>;
 
   constructor(
     lists: ListObjectNamespace,
@@ -60,18 +56,18 @@ export class DurableLists implements seam.TaskLists {
   ) {
     this.#lists = lists;
     this.#directory = directory;
-    this.#maxCopyBytes = options.maxCopyBytes ?? MAX_COPY_BYTES;
+    this.#copies = new BoundedCopies(options.maxCopyBytes ?? MAX_COPY_BYTES);
     this.#request = options.request;
   }
 
   /** The bytes of the copies this isolate keeps now. */
   get copyBytes(): number {
-    return this.#bytes;
+    return this.#copies.bytes;
   }
 
   /** The names of the lists this isolate keeps copies of, least recently used first. */
   get copied(): string[] {
-    return [...this.#copies.keys()];
+    return Array.from(this.#copies.values(), (store) => store.name);
   }
 
   directory(): Promise<seam.Directory> {
@@ -79,21 +75,14 @@ export class DurableLists implements seam.TaskLists {
   }
 
   list(name: string): DurableObjectStore {
-    const kept = this.#copies.get(name);
-    if (kept !== undefined) {
-      // Most recently used last.
-      this.#copies.delete(name);
-      this.#copies.set(name, kept);
-      return kept.store;
-    }
-    const store = new DurableObjectStore(this.#lists, name, {
-      onRead: (read) => this.#read(read),
-      ...(this.#request === undefined ? {} : { request: this.#request }),
-    });
-    this.#copies.set(name, { store, bytes: COPY_OVERHEAD_BYTES });
-    this.#bytes += COPY_OVERHEAD_BYTES;
-    this.#bound(name);
-    return store;
+    return this.#copies.use(
+      name,
+      () =>
+        new DurableObjectStore(this.#lists, name, {
+          onRead: (store) => this.#copies.sized(name, store),
+          ...(this.#request === undefined ? {} : { request: this.#request }),
+        }),
+    );
   }
 
   /**
@@ -124,33 +113,12 @@ export class DurableLists implements seam.TaskLists {
 
   async remove(name: string, ifMatch: ListIfMatch): Promise<seam.ListWriteResult> {
     // Told before the call and after it: a read made meanwhile may have found the list still there.
-    const copy = () => this.#copies.get(name)?.store.listChanged();
+    const copy = () => this.#copies.peek(name)?.listChanged();
     copy();
     try {
       return this.#written(await this.#call(() => this.#stub().remove(name, ifMatch)));
     } finally {
       copy();
-    }
-  }
-
-  /** A copy that was read: its bytes now, and the bound kept. */
-  #read(store: DurableObjectStore): void {
-    const kept = this.#copies.get(store.name);
-    // A copy dropped while its read was under way is no longer counted.
-    if (kept?.store !== store) return;
-    const bytes = store.bytes + COPY_OVERHEAD_BYTES;
-    this.#bytes += bytes - kept.bytes;
-    kept.bytes = bytes;
-    this.#bound(store.name);
-  }
-
-  /** Drops the least recently used copies, never `keep`'s, until the copies are within the bound. */
-  #bound(keep: string): void {
-    for (const [name, { bytes }] of this.#copies) {
-      if (this.#bytes <= this.#maxCopyBytes) return;
-      if (name === keep) continue;
-      this.#copies.delete(name);
-      this.#bytes -= bytes;
     }
   }
 

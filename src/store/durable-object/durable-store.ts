@@ -1,6 +1,7 @@
 // A list as a Worker reaches it in its own Durable Object: a copy in the isolate, kept current by
 // asking the object only for what changed since.
 import type { ListLimits } from "../../config.ts";
+import type { HeldCopy } from "../../engine/bounded-copies.ts";
 import { missingRead, StatedVersion } from "../../engine/list-read.ts";
 import { ListMirror } from "../../engine/mirror.ts";
 import type * as seam from "../../engine/task-store.ts";
@@ -24,11 +25,11 @@ const WAIT_MS = 30_000;
  * passing reason (the object reset by a deploy, a lost connection, an overloaded object) is a
  * store that cannot be reached: 503, try again. What the object's own code throws stays a 500.
  */
-export class DurableObjectStore implements seam.TaskStore {
+export class DurableObjectStore implements seam.TaskStore, HeldCopy {
   readonly #namespace: ListObjectNamespace;
   /** The list's name, which names its object. */
   readonly name: string;
-  readonly #mirror = new ListMirror();
+  #mirror = new ListMirror();
   #read: { readonly of: ListVersion; readonly state: seam.ListState; readonly as: seam.ListRead } | undefined;
   /** Whether the list lived at the last read. */
   #live = false;
@@ -59,6 +60,18 @@ export class DurableObjectStore implements seam.TaskStore {
   /** The bytes of the list the copy holds. */
   get bytes(): number {
     return this.#mirror.current.usage.bytes;
+  }
+
+  /** Never: a reader waits in the list's object, not on the copy, so a copy past the bound is forgotten. */
+  get busy(): boolean {
+    return false;
+  }
+
+  /** Lets go of the copy's tasks: a read still under way with this store starts its next read from nothing. */
+  drop(): void {
+    this.#mirror = new ListMirror();
+    this.#read = undefined;
+    this.#live = false;
   }
 
   /**
@@ -98,7 +111,7 @@ export class DurableObjectStore implements seam.TaskStore {
     const state = seen.list;
     this.#live = state.state === "live";
     this.#own.caughtUp(mark);
-    if (state.state !== "live") return missing(state.state);
+    if (state.state !== "live") return missingRead(state.state);
     // One wrapper per version and state of the list, not per read.
     const last = this.#read;
     if (last?.of === version && sameState(last.state, state)) return last.as;
@@ -234,17 +247,6 @@ export async function objectCall<T>(
     throw new StoreUnavailableError(`${what} cannot be reached: ${String(error)}`, { cause: error });
   }
   return unlessFailed(what, answer);
-}
-
-const missingReads = new Map<"gone" | "not-found", seam.ListRead>();
-/** The read of a list that does not live: one for each state, made once. */
-function missing(state: "gone" | "not-found"): seam.ListRead {
-  let read = missingReads.get(state);
-  if (read === undefined) {
-    read = missingRead(state);
-    missingReads.set(state, read);
-  }
-  return read;
 }
 
 /** Whether two reads of a list's state are the same. */
