@@ -16,7 +16,7 @@ import {
 import { DEFAULT_LIST } from "../list/list-names.ts";
 import type { NewTask } from "../list/task.ts";
 import type { HeldListStore } from "./held-store.ts";
-import { missingRead, StatedVersion } from "./list-read.ts";
+import { missingRead, missingStore, StatedVersion } from "./list-read.ts";
 import { MemoryStore } from "./memory.ts";
 import { newInstance } from "./new-history.ts";
 import type * as seam from "./task-store.ts";
@@ -184,7 +184,7 @@ class OneOfMany implements seam.TaskStore {
   }
 
   read(): seam.ListRead {
-    if (this.#store === undefined || this.#state.state !== "live") return goneRead();
+    if (this.#store === undefined || this.#state.state !== "live") return missingRead("gone");
     const version = this.#store.read();
     // One wrapper per version of the list, not per read.
     if (this.#read?.of !== version) this.#read = { of: version, as: new StatedVersion(version, this.#state) };
@@ -240,41 +240,10 @@ class OneOfMany implements seam.TaskStore {
   }
 }
 
-const LIST_NOT_FOUND = Promise.resolve({ outcome: "list-not-found" } as const);
 const LIST_GONE = Promise.resolve({ outcome: "list-gone" } as const);
 
-/** The keys of a name that holds no list. */
-function noKeys(missing: typeof LIST_GONE | typeof LIST_NOT_FOUND): seam.KeyRows {
-  return { all: () => missing, add: () => missing, remove: () => missing, byHash: () => undefined };
-}
-
 /** The store of a name that never had a list. */
-const NEVER_CREATED: HeldTaskStore = {
-  read: () => notFoundRead(),
-  append: () => LIST_NOT_FOUND,
-  update: () => LIST_NOT_FOUND,
-  remove: () => LIST_NOT_FOUND,
-  nextChange: async () => {},
-  keys: noKeys(LIST_NOT_FOUND),
-};
+const NEVER_CREATED: HeldTaskStore = missingStore("not-found");
 
 /** The store of a name whose list was deleted before this process held it. */
-const DELETED: HeldTaskStore = {
-  read: () => goneRead(),
-  append: () => LIST_GONE,
-  update: () => LIST_GONE,
-  remove: () => LIST_GONE,
-  nextChange: async () => {},
-  keys: noKeys(LIST_GONE),
-};
-
-let gone: seam.ListRead | undefined;
-let notFound: seam.ListRead | undefined;
-function goneRead(): seam.ListRead {
-  gone ??= missingRead("gone");
-  return gone;
-}
-function notFoundRead(): seam.ListRead {
-  notFound ??= missingRead("not-found");
-  return notFound;
-}
+const DELETED: HeldTaskStore = missingStore("gone");

@@ -1,7 +1,7 @@
 // A list's version with whether the list exists beside it: what a store of one of many lists
-// answers to `read()`.
+// answers to `read()`, and the store of a name that holds no list.
 import { EncodedList, type EventFormat, type ListVersion, type PageQuery } from "../list/encoded-list.ts";
-import type { ListRead, ListState } from "./task-store.ts";
+import type { ListMissing, ListRead, ListState, TaskStore } from "./task-store.ts";
 
 /**
  * `version` as it is, with `list` saying whether the list exists. Each member hands on the version's
@@ -69,7 +69,33 @@ export class StatedVersion implements ListRead {
   }
 }
 
-/** An empty version read for a list that does not exist: `state` says whether it was deleted or never created. */
+const missingReads = new Map<"gone" | "not-found", ListRead>();
+
+/**
+ * The empty read of a list that does not exist: `state` says whether it was deleted or never
+ * created. One for each state, made on first use (Workers refuse work at start-up) and shared.
+ */
 export function missingRead(state: "gone" | "not-found"): ListRead {
-  return new StatedVersion(new EncodedList(state).read(), { state });
+  let read = missingReads.get(state);
+  if (read === undefined) {
+    read = new StatedVersion(new EncodedList(state).read(), { state });
+    missingReads.set(state, read);
+  }
+  return read;
+}
+
+/**
+ * The store of a name that holds no list, deleted (`gone`) or never created: each read is the
+ * missing read, each write and key call answers that the list is missing, and a reader waits for nothing.
+ */
+export function missingStore(state: "gone" | "not-found"): TaskStore & { read(): ListRead } {
+  const missing: Promise<ListMissing> = Promise.resolve({ outcome: state === "gone" ? "list-gone" : "list-not-found" });
+  return {
+    read: () => missingRead(state),
+    append: () => missing,
+    update: () => missing,
+    remove: () => missing,
+    nextChange: async () => {},
+    keys: { all: () => missing, add: () => missing, remove: () => missing, byHash: () => undefined },
+  };
 }

@@ -2,7 +2,7 @@
 // `default` is its list, exactly as before, and creating another is not supported.
 import type { DirectoryLimits, ListIfMatch, PutConditions } from "../list/list-directory.ts";
 import { DEFAULT_LIST, DEFAULT_TITLE } from "../list/list-names.ts";
-import { missingRead } from "./list-read.ts";
+import { missingStore } from "./list-read.ts";
 import type * as seam from "./task-store.ts";
 
 /** The default list's own version: it is never retitled here, so it never changes. */
@@ -47,21 +47,5 @@ export class SingleList implements seam.TaskLists {
   }
 }
 
-let notFound: seam.ListRead | undefined;
 /** The store of every name but `default`: never created. */
-const NO_LIST: seam.TaskStore = {
-  read: () => {
-    notFound ??= missingRead("not-found");
-    return notFound;
-  },
-  append: async () => ({ outcome: "list-not-found" }),
-  update: async () => ({ outcome: "list-not-found" }),
-  remove: async () => ({ outcome: "list-not-found" }),
-  nextChange: async () => {},
-  keys: {
-    all: async () => ({ outcome: "list-not-found" }),
-    add: async () => ({ outcome: "list-not-found" }),
-    remove: async () => ({ outcome: "list-not-found" }),
-    byHash: () => undefined,
-  },
-};
+const NO_LIST: seam.TaskStore = missingStore("not-found");
