@@ -1,4 +1,4 @@
-import { check, checkEqual } from "./check.ts";
+import { check, checkEqual } from "../support/check.ts";
 import { jsonPost, type Reply, type RequestSpec } from "./client.ts";
 import { checkErrorBody, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";

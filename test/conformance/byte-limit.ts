@@ -1,5 +1,5 @@
-import { check, checkEqual, fail } from "./check.ts";
-import { type Client, jsonPost, type Reply, type Task } from "./client.ts";
+import { check, checkEqual, fail, type Task } from "../support/check.ts";
+import { type Client, jsonPost, type Reply } from "./client.ts";
 import { checkErrorBody, checkRefusedBeforeFull, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./table.ts";

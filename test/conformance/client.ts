@@ -1,5 +1,5 @@
-import { check, checkEqual, clip, clipJson, fail } from "./check.ts";
-import { bearerSocket } from "./events.ts";
+import { check, checkEqual, checkTask, clip, clipJson, fail, type Task } from "../support/check.ts";
+import { bearerSocket } from "../support/subscriber-readers.ts";
 
 /** Sends one request and answers it: `fetch`, `app.request`, or a Worker's `fetch`. */
 export type FetchFunction = (request: Request) => Promise<Response>;
@@ -79,13 +79,6 @@ export interface Reply {
   readonly headers: Headers;
   readonly bytes: Uint8Array;
   readonly text: string;
-}
-
-/** A task as the service shows it. */
-export interface Task {
-  readonly id: number;
-  readonly title: string;
-  readonly completed: boolean;
 }
 
 /** The list as one GET saw it. */
@@ -205,19 +198,6 @@ export function parseJson(reply: Reply, what: string): unknown {
   } catch {
     return fail(`${what} must answer JSON, got ${clipJson(reply.text)}`);
   }
-}
-
-/** Checks that `value` is a task: exactly `id`, `title`, `completed`, in that order, with their types. */
-export function checkTask(value: unknown, what: string): asserts value is Task {
-  check(typeof value === "object" && value !== null && !Array.isArray(value), `${what} must be a JSON object`);
-  checkEqual(Object.keys(value), ["id", "title", "completed"], `keys of ${what}`);
-  const task = value as Record<string, unknown>;
-  check(Number.isSafeInteger(task.id), () => `${what} must have an integer id, got ${clip(JSON.stringify(task.id))}`);
-  check(
-    typeof task.title === "string",
-    () => `${what} must have a string title, got ${clip(JSON.stringify(task.title))}`,
-  );
-  check(typeof task.completed === "boolean", `${what} must have a boolean completed`);
 }
 
 function requestInit(spec: RequestSpec, token: string | undefined): RequestInit {

@@ -2,7 +2,7 @@
 // returns 412; an empty Content-Type is present and not JSON, so a body it describes returns 415.
 // workerd drops an empty value of the headers it knows before the Worker sees the request (see
 // docs/cloudflare.md), so on Workers these cases cannot pass and are skipped.
-import { checkEqual } from "./check.ts";
+import { checkEqual } from "../support/check.ts";
 import { jsonPost } from "./client.ts";
 import { checkErrorBody, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";

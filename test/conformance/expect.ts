@@ -1,5 +1,5 @@
-import { check, checkEqual, clip, clipJson } from "./check.ts";
-import { type Client, checkTask, jsonPost, parseJson, type Reply, type RequestSpec, type Task } from "./client.ts";
+import { check, checkEqual, checkTask, clip, clipJson, type Task } from "../support/check.ts";
+import { type Client, jsonPost, parseJson, type Reply, type RequestSpec } from "./client.ts";
 import { DEFAULT_MAX_BODY_BYTES } from "./table.ts";
 
 /** What an error body must say beyond the shape every error body has. */

@@ -1,7 +1,7 @@
 // The contract's "Filters and pages": `completed` and `limit` on GET and HEAD of the list, with
 // `after`, the Link to the next page, and the 400 for any other value.
-import { check, checkEqual } from "./check.ts";
-import { type Client, inList, type ListSnapshot, type Reply, type Task } from "./client.ts";
+import { check, checkEqual, type Task } from "../support/check.ts";
+import { type Client, inList, type ListSnapshot, type Reply } from "./client.ts";
 import { checkErrorBody } from "./expect.ts";
 import { checkHeadMatchesGet, type StatefulCase } from "./stateful.ts";
 

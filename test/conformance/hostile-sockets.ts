@@ -6,7 +6,7 @@ import { expect, test } from "vitest";
 import { expectMessageBody, requestHead } from "../load/http.ts";
 import { RawConnection, type RawResponse } from "../load/raw-http.ts";
 import type { RunningServer, Runtime } from "../support/server.ts";
-import { bearerSocket } from "./events.ts";
+import { bearerSocket } from "../support/subscriber-readers.ts";
 
 /** A valid Sec-WebSocket-Key: 16 bytes in base64. */
 const KEY = "dGhlIHNhbXBsZSBub25jZQ==";

@@ -1,7 +1,7 @@
 // The contract's "Exactly-once creation": a POST with an Idempotency-Key adds its task once, and
 // the same request again gets the same task.
-import { check, checkEqual } from "./check.ts";
-import { jsonPost, type Reply, type Task } from "./client.ts";
+import { check, checkEqual, type Task } from "../support/check.ts";
+import { jsonPost, type Reply } from "./client.ts";
 import { checkErrorBody, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";
 

@@ -1,7 +1,7 @@
 // The contract's deleted list as its subscribers see it: `gone`, and then the end of the stream.
-import { checkEqual, fail } from "./check.ts";
+import { checkEqual, fail } from "../support/check.ts";
+import { EVENT_TIMEOUT_MS, EventReader, SocketReader } from "../support/subscriber-readers.ts";
 import { type Client, jsonPost } from "./client.ts";
-import { EVENT_TIMEOUT_MS, EventReader, SocketReader } from "./events.ts";
 import type { StatefulCase } from "./stateful.ts";
 
 /**

@@ -1,8 +1,8 @@
 // The contract's "Sharing a list": a list key made, listed and revoked at /lists/{name}/keys, what a
 // read and a write key open on their list, and that they open nothing else.
-import { check, checkEqual } from "./check.ts";
+import { check, checkEqual } from "../support/check.ts";
+import { checkEnds, SocketReader } from "../support/subscriber-readers.ts";
 import { type Client, type ConformanceOptions, jsonPost, parseJson, type RequestSpec } from "./client.ts";
-import { checkEnds, SocketReader } from "./events.ts";
 import { checkErrorBody } from "./expect.ts";
 import { subscribe } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";

@@ -1,17 +1,9 @@
 // A deleted list made again under its name: every cursor its old list gave, its last included, gets
 // a reset and then the whole new list, over Server-Sent Events, Last-Event-ID (what a browser's
 // EventSource sends when it comes back after `gone`) and WebSocket.
-import { check, checkEqual } from "./check.ts";
-import {
-  type Client,
-  type ConformanceOptions,
-  jsonPost,
-  parseJson,
-  type Reply,
-  type RequestSpec,
-  type Task,
-} from "./client.ts";
-import { SocketReader } from "./events.ts";
+import { check, checkEqual, type Task } from "../support/check.ts";
+import { SocketReader } from "../support/subscriber-readers.ts";
+import { type Client, type ConformanceOptions, jsonPost, parseJson, type Reply, type RequestSpec } from "./client.ts";
 import { checkQuiet, subscribe } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";
 

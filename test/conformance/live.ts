@@ -1,8 +1,8 @@
 // The contract's "Live changes": `?after=N`, and following the list on /tasks/events by
 // Server-Sent Events and, on real servers, by WebSocket.
-import { check, checkEqual, fail } from "./check.ts";
-import { type Client, jsonPost, type Reply, type Task } from "./client.ts";
-import { EventReader, SocketReader, type StreamEvent } from "./events.ts";
+import { check, checkEqual, fail, type Task } from "../support/check.ts";
+import { EventReader, SocketReader, type StreamEvent } from "../support/subscriber-readers.ts";
+import { type Client, jsonPost, type Reply } from "./client.ts";
 import { checkErrorBody } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";
 

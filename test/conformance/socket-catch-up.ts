@@ -1,9 +1,9 @@
 // A WebSocket's catch-up as the client receives it: however the server writes a batch of the
 // backlog (whole frames in one write, or texts corked together), each event is a message of its
 // own, its text exactly the contract's, whatever the task's size or characters.
-import { checkEqual } from "./check.ts";
-import type { Client, Task } from "./client.ts";
-import { SocketReader } from "./events.ts";
+import { checkEqual, type Task } from "../support/check.ts";
+import { SocketReader } from "../support/subscriber-readers.ts";
+import type { Client } from "./client.ts";
 import { checkQuiet } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";
 

@@ -1,5 +1,5 @@
-import { check, checkEqual, fail } from "./check.ts";
-import { type Client, jsonPost, type Reply, type RequestSpec, type Task } from "./client.ts";
+import { check, checkEqual, fail, type Task } from "../support/check.ts";
+import { type Client, jsonPost, type Reply, type RequestSpec } from "./client.ts";
 import { checkErrorBody, checkRefusedBeforeFull, checkUnchanged } from "./expect.ts";
 
 /** A check that needs more than one request. */

@@ -1,6 +1,6 @@
 // Who may read and change one task: reading is a read (READ_TOKENS), PUT, PATCH and DELETE are
 // writes (WRITE_TOKENS); and CORS preflights for /tasks/{id} with the methods and headers it takes.
-import { check, checkEqual } from "./check.ts";
+import { check, checkEqual } from "../support/check.ts";
 import { checkErrorBody, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";
 import { toTask } from "./task-changes.ts";

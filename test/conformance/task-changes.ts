@@ -1,7 +1,7 @@
 // The contract's "Changing a task": reading, editing and deleting one task at /tasks/{id}, with
 // If-Match, ids that are never given twice, and keys that replay a task as it was first answered.
-import { check, checkEqual, fail } from "./check.ts";
-import { type Client, checkTask, jsonPost, parseJson, type Reply, type RequestSpec, type Task } from "./client.ts";
+import { check, checkEqual, checkTask, fail, type Task } from "../support/check.ts";
+import { type Client, jsonPost, parseJson, type Reply, type RequestSpec } from "./client.ts";
 import { checkErrorBody, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";
 

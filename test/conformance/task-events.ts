@@ -1,8 +1,8 @@
 // The contract's live changes of a list whose tasks change: change numbers, `update`, `delete` and
 // `reset` events, and a subscriber that applies events by id holding the list exactly.
-import { check, checkEqual, fail } from "./check.ts";
-import { type Client, jsonPost, type Task } from "./client.ts";
-import { type EventReader, SocketReader, type StreamEvent } from "./events.ts";
+import { check, checkEqual, fail, type Task } from "../support/check.ts";
+import { type EventReader, SocketReader, type StreamEvent } from "../support/subscriber-readers.ts";
+import { type Client, jsonPost } from "./client.ts";
 import { checkQuiet, subscribe } from "./live.ts";
 import type { StatefulCase } from "./stateful.ts";
 import { changed, checkDeleteData, toTask } from "./task-changes.ts";

@@ -1,8 +1,8 @@
 // The list's limits when tasks change: an edit that would take the list past MAX_LIST_BYTES is
 // refused, and a deletion frees room under MAX_TASKS and MAX_LIST_BYTES. They run on a full list.
 
+import { check, checkEqual, fail } from "../support/check.ts";
 import { checkFullByBytes, fillTo } from "./byte-limit.ts";
-import { check, checkEqual, fail } from "./check.ts";
 import { checkUnchanged } from "./expect.ts";
 import { fill, type StatefulCase } from "./stateful.ts";
 import { changed, toTask } from "./task-changes.ts";

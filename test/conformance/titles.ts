@@ -1,7 +1,7 @@
 // The contract's rule for every title a request carries: a string of well-formed Unicode. JSON can
 // escape half of a surrogate pair (`"\ud800"`), which no UTF-8 text can hold, so POST, PUT and
 // PATCH refuse such a title with 400 naming `title`, and store nothing.
-import { checkEqual } from "./check.ts";
+import { checkEqual } from "../support/check.ts";
 import { jsonPost } from "./client.ts";
 import { checkErrorBody, checkUnchanged } from "./expect.ts";
 import type { StatefulCase } from "./stateful.ts";

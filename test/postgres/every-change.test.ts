@@ -3,7 +3,7 @@ import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
 import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
-import { EVENT_TIMEOUT_MS, EventReader, type StreamEvent } from "../conformance/events.ts";
+import { EVENT_TIMEOUT_MS, EventReader, type StreamEvent } from "../support/subscriber-readers.ts";
 import { storeOpener } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 

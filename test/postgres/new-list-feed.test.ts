@@ -3,9 +3,9 @@
 // a list key revoked through one is refused by all four, which end its subscriptions.
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { POLICY_VIOLATION } from "../../src/socket-rules.ts";
-import { bearerSocket, checkEnds, EventReader, SocketReader } from "../conformance/events.ts";
 import { eventually } from "../support/eventually.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
+import { bearerSocket, checkEnds, EventReader, SocketReader } from "../support/subscriber-readers.ts";
 import { timeScaled } from "../support/time-scale.ts";
 import { onPostgres } from "./servers.ts";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { EventReader, type StreamEvent } from "../conformance/events.ts";
 import { createTask, readList } from "../sqlite/durable-server.ts";
 import { type IntendedTask, sendIntended } from "../support/keyed-clients.ts";
 import { type RunningServer, type Runtime, startServer } from "../support/server.ts";
+import { EventReader, type StreamEvent } from "../support/subscriber-readers.ts";
 import { checkList, namedServers, runLoad, settledList } from "./load.ts";
 import { onPostgres } from "./servers.ts";
 

@@ -1,7 +1,7 @@
 // How many PostgreSQL connections a Worker's requests open, counted by the database itself.
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
-import { EventReader } from "../conformance/events.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
+import { EventReader } from "../support/subscriber-readers.ts";
 import { timeScaled } from "../support/time-scale.ts";
 import { asOperator, onPostgres } from "./servers.ts";
 

@@ -2,7 +2,7 @@
 // goes with an Idempotency-Key of its own, and is sent again, same key and same body, until a 200.
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect } from "vitest";
-import type { Task } from "../conformance/client.ts";
+import type { Task } from "./check.ts";
 
 /** A task a client means to add, and the key it sends with it every time. */
 export interface IntendedTask {

@@ -2,7 +2,7 @@
 // the copy (a task's ETag, the list's, a subscriber's cursor) must mean nothing in the restored list,
 // even once another task has taken the kept task's id.
 import { expect } from "vitest";
-import { EventReader, type StreamEvent } from "../conformance/events.ts";
+import { EventReader, type StreamEvent } from "./subscriber-readers.ts";
 
 /** A task as the service answers it. */
 export interface Task {

@@ -1,3 +1,4 @@
+// The checks the black-box suite makes without a test runner, so it runs as a command too.
 /** A broken contract rule; its message says what was expected and what came back. */
 export class ConformanceFailure extends Error {
   override name = "ConformanceFailure";
@@ -38,4 +39,24 @@ export function clip(text: string | undefined, max = 300): string {
 /** A text as a JSON string, shortened as {@link clip} does, without encoding more of it than is shown. */
 export function clipJson(text: string, max = 300): string {
   return text.length > max ? `${JSON.stringify(text.slice(0, max))}... (${text.length} chars)` : JSON.stringify(text);
+}
+
+/** A task as the service shows it. */
+export interface Task {
+  readonly id: number;
+  readonly title: string;
+  readonly completed: boolean;
+}
+
+/** Checks that `value` is a task: exactly `id`, `title`, `completed`, in that order, with their types. */
+export function checkTask(value: unknown, what: string): asserts value is Task {
+  check(typeof value === "object" && value !== null && !Array.isArray(value), `${what} must be a JSON object`);
+  checkEqual(Object.keys(value), ["id", "title", "completed"], `keys of ${what}`);
+  const task = value as Record<string, unknown>;
+  check(Number.isSafeInteger(task.id), () => `${what} must have an integer id, got ${clip(JSON.stringify(task.id))}`);
+  check(
+    typeof task.title === "string",
+    () => `${what} must have a string title, got ${clip(JSON.stringify(task.title))}`,
+  );
+  check(typeof task.completed === "boolean", `${what} must have a boolean completed`);
 }
