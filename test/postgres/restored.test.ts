@@ -1,4 +1,7 @@
+// A PostgreSQL schema restored from a dump: `npm run restore` starts each of its lists on a new
+// history, under servers still running.
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
+import { NEW_HISTORY } from "../../src/engine/new-history.ts";
 import { runNpmScript } from "../support/npm-script.ts";
 import { addAlice, expectNothingKeptHolds } from "../support/restore-scenario.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
@@ -29,53 +32,32 @@ async function restoreDump(schema: string): Promise<void> {
   );
 }
 
-/** The two documented ways to start a list restored from a dump on a new history. */
-const WAYS = [
-  {
-    title: "SELECT <schema>.restored()",
-    schema: "restored_by_sql",
-    run: async (schema: string) => {
-      const [row] = await asOperator(url, (sql) => sql.unsafe(`SELECT ${schema}.restored() AS said`));
-      expect(row?.said).toBe(
-        `Schema ${schema} restored: the list starts a new history: ETags from before the restore no longer match, and cursors from before it get a reset`,
-      );
-    },
-  },
-  {
-    title: "npm run restore with DATABASE_URL",
-    schema: "restored_by_script",
-    run: async (schema: string) => {
-      const run = await runNpmScript("restore", [], { DATABASE_URL: url, DATABASE_SCHEMA: schema });
-      expect(run.stderr).toBe("");
-      expect([run.code, run.stdout]).toEqual([0, expect.stringContaining(`Schema ${schema} restored`)]);
-    },
-  },
-];
+/** Runs `npm run restore` on `schema`, as an operator does once its dump is back. */
+async function restore(schema: string): Promise<void> {
+  const run = await runNpmScript("restore", [], { DATABASE_URL: url, DATABASE_SCHEMA: schema });
+  expect(run.stderr).toBe("");
+  expect([run.code, run.stdout.trim()]).toEqual([0, `Schema ${schema} restored: ${NEW_HISTORY}`]);
+}
 
 describe("a PostgreSQL list restored from a dump, its server running", () => {
-  const servers = new Map<string, RunningServer>();
+  const schema = "restored_by_script";
+  let server: RunningServer | undefined;
   beforeAll(async () => {
-    await Promise.all(
-      WAYS.map(async ({ schema }) => {
-        const { env, start } = onPostgres("node", url, schema);
-        servers.set(schema, await startServer("node", env, start));
-      }),
-    );
+    const { env, start } = onPostgres("node", url, schema);
+    server = await startServer("node", env, start);
   });
   afterAll(async () => {
-    await Promise.all([...servers.values()].map((server) => server.stop()));
+    await server?.stop();
   });
 
-  for (const way of WAYS) {
-    test(`once ${way.title} has run, an ETag or cursor kept from after the dump meets 200, 412 and a reset, not the task that took its id`, async () => {
-      const baseUrl = servers.get(way.schema)?.baseUrl ?? "";
-      await dump(way.schema);
-      const kept = await addAlice(baseUrl);
-      await restoreDump(way.schema);
-      await way.run(way.schema);
-      await expectNothingKeptHolds(baseUrl, kept);
-    });
-  }
+  test("once npm run restore has run, an ETag or cursor kept from after the dump meets 200, 412 and a reset, not the task that took its id", async () => {
+    const baseUrl = server?.baseUrl ?? "";
+    await dump(schema);
+    const kept = await addAlice(baseUrl);
+    await restoreDump(schema);
+    await restore(schema);
+    await expectNothingKeptHolds(baseUrl, kept);
+  });
 
   test("npm run restore refuses a schema that holds no list, and makes none", async () => {
     const run = await runNpmScript("restore", [], { DATABASE_URL: url, DATABASE_SCHEMA: "never_made" });
