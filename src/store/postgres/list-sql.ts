@@ -1,9 +1,10 @@
 // The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, the call
-// that writes a task change, and the version read at start (the layout is in migrations.ts).
+// that writes a task change, the version read at start (the layout is in migrations.ts) and the restore.
 
 import type { ChangedRow, ListChanges } from "../../engine/mirror.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import { journalReply } from "./journal-sql.ts";
+import { restoreStatement } from "./restore-sql.ts";
 
 /** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */
 export interface Statements {
@@ -23,7 +24,7 @@ export interface Statements {
   readonly key: string;
   /** The oldest `$3` keys of scope `$2` of list `$1`. */
   readonly oldestKeys: string;
-  /** Starts every list on a new history, after a restore (restore-sql.ts); its row's `said` is what to tell the operator. */
+  /** Starts every list on a new history, after a restore (restore-sql.ts); its row's `restored` is false when it must be run again. */
   readonly restored: string;
 }
 
@@ -90,7 +91,7 @@ FROM ${s}.apply_change($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $
   (SELECT c.keys FROM ${s}.idempotency_scopes c WHERE c.list = $1 AND c.scope = $2) AS kept
 FROM (VALUES (1)) one LEFT JOIN ${s}.idempotency_keys k ON k.list = $1 AND k.scope = $2 AND k.key = $3`,
     oldestKeys: `SELECT key FROM ${s}.idempotency_keys WHERE list = $1 AND scope = $2 ORDER BY seq LIMIT $3`,
-    restored: `SELECT ${s}.restored() AS said`,
+    restored: restoreStatement(s, schema),
   };
 }
 

@@ -8,7 +8,6 @@
 import { INITIAL_TASKS } from "../../list/task.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import { applyFunction } from "./apply-sql.ts";
-import { restoredFunction } from "./restore-sql.ts";
 
 /** The key of the advisory lock that serialises migrations: "tasklist" in ASCII. */
 const SCHEMA_LOCK = "8386661138405353844";
@@ -20,9 +19,9 @@ interface Target {
   readonly instance: string;
 }
 
-/** Every function the list's writes call, as this version makes them. */
-function functions({ s, schema }: Target): string {
-  return [applyFunction(s), restoredFunction(s, schema)].join("\n");
+/** Every function the list's writes call, as this version makes them: `apply_change` alone. */
+function functions({ s }: Target): string {
+  return applyFunction(s);
 }
 
 /** The migrations, in order: the first is number 1. Each is PL/pgSQL run inside a DO block. */
@@ -198,6 +197,11 @@ const MIGRATIONS: readonly ((target: Target) => string)[] = [
       UNIQUE (list, id),
       UNIQUE (list, hash)
     );`,
+  // The restore after a dump is one statement the operator's script runs (restore-sql.ts), not a
+  // function kept in the schema: `restored()` goes, and apply_change is the schema's one function.
+  (target) => `
+    DROP FUNCTION IF EXISTS ${target.s}.restored();
+    ${functions(target)}`,
 ];
 
 /** How many migrations this version knows: a schema at this version is up to date. */

@@ -3,6 +3,7 @@
 // bounded copies of the lists it reads, and the one connection that listens for every list's changes.
 
 import { BoundedCopies } from "../../engine/bounded-copies.ts";
+import { NEW_HISTORY } from "../../engine/new-history.ts";
 import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
 import {
@@ -34,7 +35,7 @@ export type PostgresWatch =
   | { readonly listen: Listen; readonly maxCopyBytes?: number }
   | { readonly pollMs: number; readonly maxCopyBytes?: number };
 
-/** Attempts at one list write, each meeting another list write, before it answers 503. */
+/** Attempts at one list write (or a restore), each meeting another list write, before it answers 503. */
 const MAX_LIST_ATTEMPTS = 100;
 
 const START: Continuation = { highestId: 0, change: 0 };
@@ -151,14 +152,18 @@ export class PostgresLists implements seam.TaskLists {
    * what to tell the operator. A schema without lists is refused, and none is made in it.
    */
   restored(): Promise<string> {
+    const schema = this.#db.schema;
     return this.#db.run("restore", async (sql) => {
       const [found] = await sql.unsafe(this.#db.sql.listed);
       if (found?.listed !== true) {
-        throw new Error(`DATABASE_SCHEMA ${this.#db.schema} holds no task list: restore the dump of its tables first`);
+        throw new Error(`DATABASE_SCHEMA ${schema} holds no task list: restore the dump of its tables first`);
       }
       await this.#db.migrate(sql);
-      const [row] = await sql.unsafe(this.#db.sql.restored);
-      return String(row?.said);
+      for (let attempt = 0; attempt < MAX_LIST_ATTEMPTS; attempt++) {
+        const [row] = await sql.unsafe(this.#db.sql.restored);
+        if (row?.restored === true) return `Schema ${schema} restored: ${NEW_HISTORY}`;
+      }
+      throw new StoreUnavailableError(`The lists changed under each of ${MAX_LIST_ATTEMPTS} attempts at a restore`);
     });
   }
 
