@@ -7,7 +7,7 @@ import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import type { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
 import { eventually } from "../support/eventually.ts";
-import { sendJson } from "../unit/list-helpers.ts";
+import { sendJson } from "../unit/list-requests.ts";
 import { processStore } from "./process-store.ts";
 
 const { url } = inject("postgres");

@@ -4,7 +4,7 @@ import type postgres from "postgres";
 import { afterAll, expect, inject, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { sendJson } from "../unit/list-helpers.ts";
+import { sendJson } from "../unit/list-requests.ts";
 import { processStore } from "./process-store.ts";
 
 const { url } = inject("postgres");

@@ -9,7 +9,7 @@ import { parseAppConfig } from "../../src/config.ts";
 import { encodeTask } from "../../src/list/encoded-list.ts";
 import { INITIAL_TASKS, taskJson } from "../../src/list/task.ts";
 import { migration, SCHEMA_VERSION } from "../../src/store/postgres/migrations.ts";
-import { addTask, createList, sendJson } from "../unit/list-helpers.ts";
+import { addTask, createList, sendJson } from "../unit/list-requests.ts";
 import { processStore } from "./process-store.ts";
 import { asOperator } from "./servers.ts";
 

@@ -9,7 +9,7 @@ import { SCHEMA_VERSION } from "../../src/store/postgres/migrations.ts";
 import { runNpmScript } from "../support/npm-script.ts";
 import { addAlice, expectNothingKeptHolds } from "../support/restore-scenario.ts";
 import { type RunningServer, startServer } from "../support/server.ts";
-import { addTask, createList } from "../unit/list-helpers.ts";
+import { addTask, createList } from "../unit/list-requests.ts";
 import { processStore } from "./process-store.ts";
 import { asOperator, onPostgres } from "./servers.ts";
 

@@ -69,7 +69,7 @@ export function joinParts(body: JsonBytes | undefined): Uint8Array {
 
 /** UTF-8 bytes of a text. */
 export function utf8(text: string): Uint8Array<ArrayBuffer> {
-  return encoder.encode(text);
+  return encoder.encode(text) as Uint8Array<ArrayBuffer>;
 }
 
 /** A valid task body padded with trailing whitespace (still valid JSON) to exactly `size` bytes. */

@@ -1,8 +1,8 @@
-// Apps with many lists in memory or in a SQLite file, and the requests the lists' tests send.
+// Apps with many lists in memory or in a SQLite file, as the lists' tests make them.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, onTestFinished } from "vitest";
+import { onTestFinished } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import { HeldLists } from "../../src/engine/held-lists.ts";
@@ -32,34 +32,4 @@ export function newLists(store: ListStore = "memory"): TaskLists {
 /** The app over new lists in `store`, configured from `env` (its log off unless `env` says otherwise). */
 export function listsApp(env: EnvRecord = {}, store: ListStore = "memory"): TaskApp {
   return createApp({ lists: newLists(store), config: parseAppConfig({ LOG_LEVEL: "off", ...env }) });
-}
-
-/** Sends `method` to `path` with `value` as a JSON body and `headers`. */
-export function sendJson(
-  app: TaskApp,
-  method: string,
-  path: string,
-  value: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
-  return Promise.resolve(
-    app.request(path, {
-      method,
-      body: JSON.stringify(value),
-      headers: { "Content-Type": "application/json", ...headers },
-    }),
-  );
-}
-
-/** Creates list `name` with PUT and checks the 201. */
-export async function createList(app: TaskApp, name: string, title = `List ${name}`): Promise<void> {
-  const res = await sendJson(app, "PUT", `/lists/${name}`, { title });
-  expect(res.status, await res.clone().text()).toBe(201);
-}
-
-/** Adds a task to list `name` and returns its id. */
-export async function addTask(app: TaskApp, name: string, title = "A task"): Promise<number> {
-  const res = await sendJson(app, "POST", `/lists/${name}/tasks`, { title, completed: false });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { id: number }).id;
 }

@@ -7,7 +7,8 @@ import { parseAppConfig } from "../../src/config.ts";
 import { HeldLists } from "../../src/engine/held-lists.ts";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import { LIST_STORES, listsApp, sendJson } from "./list-helpers.ts";
+import { LIST_STORES, listsApp } from "./list-helpers.ts";
+import { sendJson } from "./list-requests.ts";
 
 const READ = "unit-read-token-0123456789";
 const WRITE = "unit-write-token-0123456789";

@@ -9,7 +9,7 @@ import type { TaskLists } from "../../src/engine/task-store.ts";
 import { LIST_DELETED, STALE_IF_MATCH } from "../../src/messages.ts";
 import { eventually } from "../support/eventually.ts";
 import { expectJsonError } from "./helpers.ts";
-import { addTask, createList, sendJson } from "./list-helpers.ts";
+import { addTask, createList, sendJson } from "./list-requests.ts";
 
 const decoder = new TextDecoder();
 

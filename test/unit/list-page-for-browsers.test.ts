@@ -5,7 +5,8 @@ import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { LIST_DELETED } from "../../src/messages.ts";
 import { expectJsonError } from "./helpers.ts";
-import { createList, listsApp, newLists, sendJson } from "./list-helpers.ts";
+import { listsApp, newLists } from "./list-helpers.ts";
+import { createList, sendJson } from "./list-requests.ts";
 
 /** What Chromium sends when a person opens a URL. */
 const BROWSER = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8" };

@@ -16,7 +16,7 @@ import {
   tooManyLists,
 } from "../../src/messages.ts";
 import { expectJsonError } from "./helpers.ts";
-import { addTask, createList, sendJson } from "./list-helpers.ts";
+import { addTask, createList, sendJson } from "./list-requests.ts";
 
 /** Registers the lists' own rules, each test on an app over new lists from `newLists`. */
 export function describeListRules(newLists: () => TaskLists | Promise<TaskLists>): void {

@@ -7,7 +7,7 @@ import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { SqliteFileLists } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
-import { addTask, createList, sendJson } from "./list-helpers.ts";
+import { addTask, createList, sendJson } from "./list-requests.ts";
 
 let dir: string;
 let close: () => void = () => {};
