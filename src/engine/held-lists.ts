@@ -16,7 +16,7 @@ import {
 import { DEFAULT_LIST } from "../list/list-names.ts";
 import type { NewTask } from "../list/task.ts";
 import type { HeldListStore } from "./held-store.ts";
-import { missingRead, missingStore, StatedVersion } from "./list-read.ts";
+import { missingRead, missingStore, readOf } from "./list-read.ts";
 import { MemoryStore } from "./memory.ts";
 import { newInstance } from "./new-history.ts";
 import type * as seam from "./task-store.ts";
@@ -151,7 +151,7 @@ class OneOfMany implements seam.TaskStore {
   readonly #pollMs: number | undefined;
   readonly #undeletable: boolean;
   #state: seam.ListState;
-  #read: { readonly of: object; readonly as: seam.ListRead } | undefined;
+  #read: seam.ListRead | undefined;
   /** Made by the first reader that waits: most lists are never waited on, and a controller is not small. */
   #deleted: AbortController | undefined;
 
@@ -185,10 +185,8 @@ class OneOfMany implements seam.TaskStore {
 
   read(): seam.ListRead {
     if (this.#store === undefined || this.#state.state !== "live") return missingRead("gone");
-    const version = this.#store.read();
-    // One wrapper per version of the list, not per read.
-    if (this.#read?.of !== version) this.#read = { of: version, as: new StatedVersion(version, this.#state) };
-    return this.#read.as;
+    this.#read = readOf(this.#read, this.#store.current(), this.#state);
+    return this.#read;
   }
 
   append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Promise<seam.AppendResult | seam.ListMissing> {

@@ -8,6 +8,7 @@ import { HeldKeys, type ListKey } from "../list/list-keys.ts";
 import type { NewTask } from "../list/task.ts";
 import type { WriteResult } from "../list/writes.ts";
 import { ChangeSignal } from "./change-signal.ts";
+import { readOf } from "./list-read.ts";
 import type * as seam from "./task-store.ts";
 
 /** Writes a change to where the store keeps the list, or throws, and the list does not change. */
@@ -37,6 +38,7 @@ export class HeldListStore implements seam.TaskStore {
   readonly #changes: ChangeSignal;
   readonly #keyKeeping: KeyKeeping;
   #keys: HeldKeys | undefined;
+  #lastRead: seam.ListRead | undefined;
 
   /**
    * With `pollMs`, readers waiting for a change look again on a timer of their own (see
@@ -78,7 +80,13 @@ export class HeldListStore implements seam.TaskStore {
     return this.#keys;
   }
 
-  read(): ListVersion {
+  read(): seam.ListRead {
+    this.#lastRead = readOf(this.#lastRead, this.#held().read());
+    return this.#lastRead;
+  }
+
+  /** The list's version now. */
+  current(): ListVersion {
     return this.#held().read();
   }
 
@@ -101,7 +109,7 @@ export class HeldListStore implements seam.TaskStore {
 
   /** The highest id the list gave and its last change number: where it would continue if made again. */
   get reached(): Continuation {
-    const { highestId, change } = this.read();
+    const { highestId, change } = this.current();
     return { highestId, change };
   }
 

@@ -1,73 +1,7 @@
-// A list's version with whether the list exists beside it: what a store of one of many lists
-// answers to `read()`, and the store of a name that holds no list.
-import { EncodedList, type EventFormat, type ListVersion, type PageQuery } from "../list/encoded-list.ts";
+// A read of a list as stores answer it, one object per version and state, and the read and the
+// store of a name that holds no list.
+import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
 import type { ListMissing, ListRead, ListState, TaskStore } from "./task-store.ts";
-
-/**
- * `version` as it is, with `list` saying whether the list exists. Each member hands on the version's
- * own, so it takes that member's type rather than restating it.
- */
-export class StatedVersion implements ListRead {
-  readonly #inner: ListVersion;
-  readonly list: ListState;
-
-  constructor(inner: ListVersion, list: ListState) {
-    this.#inner = inner;
-    this.list = list;
-  }
-
-  get version() {
-    return this.#inner.version;
-  }
-  get usage() {
-    return this.#inner.usage;
-  }
-  get lastId() {
-    return this.#inner.lastId;
-  }
-  get change() {
-    return this.#inner.change;
-  }
-  get highestId() {
-    return this.#inner.highestId;
-  }
-  get forgotten() {
-    return this.#inner.forgotten;
-  }
-  get changedBytes() {
-    return this.#inner.changedBytes;
-  }
-  body() {
-    return this.#inner.body();
-  }
-  after(id: number) {
-    return this.#inner.after(id);
-  }
-  page(query: PageQuery) {
-    return this.#inner.page(query);
-  }
-  tasksAfter(id: number) {
-    return this.#inner.tasksAfter(id);
-  }
-  bytesAfter(id: number) {
-    return this.#inner.bytesAfter(id);
-  }
-  task(id: number) {
-    return this.#inner.task(id);
-  }
-  eventsAfter(change: number) {
-    return this.#inner.eventsAfter(change);
-  }
-  eventBatches(change: number, through: number, format: EventFormat, batchBytes: number) {
-    return this.#inner.eventBatches(change, through, format, batchBytes);
-  }
-  changesAfter(change: number) {
-    return this.#inner.changesAfter(change);
-  }
-  bytesChangedAfter(change: number) {
-    return this.#inner.bytesChangedAfter(change);
-  }
-}
 
 const missingReads = new Map<"gone" | "not-found", ListRead>();
 
@@ -78,7 +12,7 @@ const missingReads = new Map<"gone" | "not-found", ListRead>();
 export function missingRead(state: "gone" | "not-found"): ListRead {
   let read = missingReads.get(state);
   if (read === undefined) {
-    read = new StatedVersion(new EncodedList(state).read(), { state });
+    read = { version: new EncodedList(state).read(), list: { state } };
     missingReads.set(state, read);
   }
   return read;
@@ -98,4 +32,12 @@ export function missingStore(state: "gone" | "not-found"): TaskStore & { read():
     nextChange: async () => {},
     keys: { all: () => missing, add: () => missing, remove: () => missing, byHash: () => undefined },
   };
+}
+
+/**
+ * A read of `version` with `list` beside it, the same object again while both are the last read's:
+ * one object per version and state, not per read.
+ */
+export function readOf(last: ListRead | undefined, version: ListVersion, list?: ListState): ListRead {
+  return last?.version === version && last.list === list ? last : list === undefined ? { version } : { version, list };
 }

@@ -30,7 +30,10 @@ export type ListState =
  * A read of a list: its version, and whether it exists. A store that holds one list only, which
  * always exists, may leave `list` out: it is then the default list, never retitled.
  */
-export type ListRead = ListVersion & { readonly list?: ListState };
+export interface ListRead {
+  readonly version: ListVersion;
+  readonly list?: ListState;
+}
 
 /**
  * Where the list lives. Every store keeps the same list the same way: ids one after another and

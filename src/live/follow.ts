@@ -43,11 +43,12 @@ export async function follow(
   signal: AbortSignal,
   keepAliveMs: number,
 ): Promise<void> {
-  let list = await store.read();
-  if (deleted(list)) {
+  let read = await store.read();
+  if (deleted(read)) {
     sink.gone();
     return;
   }
+  let list = read.version;
   // Changes up to here were made before the subscriber came: its backlog, read at its own pace,
   // one event per task. Every change after it is sent as it was made.
   let backlogEnd = list.change;
@@ -112,11 +113,12 @@ export async function follow(
         await store.nextChange(list.change, signal);
       }
       if (signal.aborted) return;
-      list = await store.read();
-      if (deleted(list)) {
+      read = await store.read();
+      if (deleted(read)) {
         sink.gone();
         return;
       }
+      list = read.version;
     }
   } finally {
     clearTimeout(keepAlive);
@@ -185,8 +187,8 @@ async function sendAll(
 }
 
 /** Whether a read says the list no longer exists: a deletion wakes every reader, which then reads this. */
-function deleted(list: ListRead): boolean {
-  return list.list !== undefined && list.list.state !== "live";
+function deleted(read: ListRead): boolean {
+  return read.list !== undefined && read.list.state !== "live";
 }
 
 /**

@@ -5,6 +5,7 @@ import type { ListMissing, ListRead, ListState, TaskLists, TaskStore } from "../
 import { apiError } from "../errors.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import type { ScopeParameter } from "../http/served-methods-router.ts";
+import type { ListVersion } from "../list/encoded-list.ts";
 import { DEFAULT_LIST, NAME_PATTERN } from "../list/list-names.ts";
 import { LIST_DELETED, NOT_FOUND } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
@@ -79,10 +80,10 @@ export async function stateOf(store: TaskStore): Promise<ListState | undefined> 
   return store.state === undefined ? (await store.read()).list : await store.state();
 }
 
-/** Refuses a read of a list that does not exist, as `requireLive` does. */
-export function requireList<T extends ListRead>(read: T): T {
+/** The version a read found, refusing a read of a list that does not exist as `requireLive` does. */
+export function requireList(read: ListRead): ListVersion {
   requireLive(read.list);
-  return read;
+  return read.version;
 }
 
 /** Refuses a write to a list that does not exist, as its store answered it. */

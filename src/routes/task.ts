@@ -83,8 +83,8 @@ export function taskRoute({ config }: RouteContext, scope: ListScope): Route[] {
     return written(c, await store.update(id, patch, limits, ifMatch), withTag);
   };
 
-  const getTask = (c: Context<AppEnv>, list: ListRead): Response => {
-    const found = requireList(list).task(Number(c.req.param("id")));
+  const getTask = (c: Context<AppEnv>, read: ListRead): Response => {
+    const found = requireList(read).task(Number(c.req.param("id")));
     if (found.outcome === "not-found") throw apiError(404, NOT_FOUND);
     if (found.outcome === "gone") throw apiError(410, TASK_DELETED);
     const body = { parts: [found.json], byteLength: found.json.byteLength };

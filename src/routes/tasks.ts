@@ -43,8 +43,8 @@ export function taskRoutes({ config, logSink, sha256 }: RouteContext, scope: Lis
   const writeGuarded = config.writeTokens.length > 0;
 
   // A query asks for part of the list only: the list's ETag still says whether anything changed.
-  const listResponse = (c: Context<AppEnv>, list: ListRead, query: PageQuery): Response => {
-    requireList(list);
+  const listResponse = (c: Context<AppEnv>, read: ListRead, query: PageQuery): Response => {
+    const list = requireList(read);
     checkLimits(list.usage);
     const headers: Record<string, string> = { "Cache-Control": "no-cache" };
     // The page is made, and its Link found, only for a 200: a 304 carries neither.

@@ -38,7 +38,7 @@ describe("tasks that change, on a PostgreSQL list shared by two processes", () =
   test("an edit or a deletion made by one process is read by the other, under the same versions", async () => {
     const one = await storeOn("changes_shared");
     const two = await storeOn("changes_shared");
-    const start = await two.read();
+    const start = (await two.read()).version;
     const held = new Map([...start.tasksAfter(0)].map((task) => [task.id, decoder.decode(task.json)]));
     expect(await one.update(1, { title: "Renamed" }, LIMITS)).toMatchObject({
       outcome: "updated",
@@ -46,7 +46,7 @@ describe("tasks that change, on a PostgreSQL list shared by two processes", () =
     });
     expect(await one.remove(2)).toMatchObject({ outcome: "deleted", usage: { tasks: 1 } });
     expect(await one.append({ title: "Third", completed: false }, LIMITS)).toMatchObject({ task: { id: 3 } });
-    const [a, b] = [await one.read(), await two.read()];
+    const [a, b] = [(await one.read()).version, (await two.read()).version];
     expect(b.version).toBe(a.version);
     expect(b.change).toBe(5);
     expect(body(b)).toBe('[{"id":1,"title":"Renamed","completed":true},{"id":3,"title":"Third","completed":false}]');
@@ -61,7 +61,7 @@ describe("tasks that change, on a PostgreSQL list shared by two processes", () =
   test("of two writes with the same If-Match from two processes, one applies and the other is refused", async () => {
     const one = await storeOn("changes_if_match");
     const two = await storeOn("changes_if_match");
-    const found = (await one.read()).task(2);
+    const found = (await one.read()).version.task(2);
     if (found.outcome !== "found") throw new Error("task 2 must be found");
     const results = await Promise.all([
       one.update(2, { completed: true }, LIMITS, [found.version]),
@@ -76,12 +76,12 @@ describe("tasks that change, on a PostgreSQL list shared by two processes", () =
       deleted ? ["deleted", "gone", "gone"] : ["precondition-failed", "precondition-failed", "updated"],
     );
     expect(await one.update(2, {}, LIMITS)).toMatchObject({ outcome: deleted ? "gone" : "unchanged" });
-    expect((await one.read()).change).toBe(3);
+    expect((await one.read()).version.change).toBe(3);
   });
 
   test("a title too long for MAX_LIST_BYTES is refused, a deletion frees room, and ids are never given twice", async () => {
     const store = await storeOn("changes_limits");
-    const { bytes } = (await store.read()).usage;
+    const { bytes } = (await store.read()).version.usage;
     const tight = { ...LIMITS, maxTasks: 2, maxBytes: bytes + 3 };
     expect(await store.update(1, { title: "x".repeat(100) }, tight)).toMatchObject({ outcome: "full", limit: "bytes" });
     await store.remove(1);

@@ -98,10 +98,10 @@ describe("every change of a PostgreSQL list shared by processes", () => {
   test("a process that reads after many changes of another, several of one task, gets every one of them, each once, in order, with the task as that change left it", async () => {
     const writer = await listening("every_change_copy");
     const reader = await polling("every_change_copy");
-    const start = await reader.read();
+    const start = (await reader.read()).version;
     const titles = await mixedWrites([writer]);
-    const list = await reader.read();
-    expect(list.version).toBe((await writer.read()).version);
+    const list = (await reader.read()).version;
+    expect(list.version).toBe((await writer.read()).version.version);
     const changes = list.changesAfter(start.change)?.map(seenOf) ?? [];
     expect(changes.at(-1)?.change).toBe(list.change);
     expect(applied(heldTasks(start), start.change, changes)).toBe(body(list));
@@ -113,7 +113,7 @@ describe("every change of a PostgreSQL list shared by processes", () => {
     const one = await listening("every_change_follow");
     const two = await listening("every_change_follow");
     const app = createApp({ store: two, config: parseAppConfig({ LOG_LEVEL: "off" }) });
-    const start = await two.read();
+    const start = (await two.read()).version;
     const res = await app.request(`/tasks/events?after=${start.change}`);
     expect(res.status).toBe(200);
     if (res.body === null) throw new Error("An event stream must have a body");
@@ -131,8 +131,8 @@ describe("every change of a PostgreSQL list shared by processes", () => {
       await one.append({ title: "First", completed: false }, LIMITS);
       await seenThrough(start.change + 1);
       await mixedWrites([one, two]);
-      await seenThrough((await one.read()).change);
-      expect(applied(heldTasks(start), start.change, seen)).toBe(body(await one.read()));
+      await seenThrough((await one.read()).version.change);
+      expect(applied(heldTasks(start), start.change, seen)).toBe(body((await one.read()).version));
     } finally {
       events.close();
     }
@@ -142,7 +142,7 @@ describe("every change of a PostgreSQL list shared by processes", () => {
     const schema = "every_change_behind";
     const writer = await listening(schema);
     const reader = await polling(schema);
-    const start = await reader.read();
+    const start = (await reader.read()).version;
     const big = (letter: string) => letter.repeat(1024 * 1024 + 512 * 1024);
     await writer.update(1, { title: big("a") }, LIMITS);
     await writer.update(2, { title: big("b") }, LIMITS);
@@ -150,7 +150,7 @@ describe("every change of a PostgreSQL list shared by processes", () => {
     // The first of them went: 2 MiB or more came after it.
     const [kept] = await asOperator(url, (sql) => sql.unsafe(`SELECT count(*)::int AS rows FROM ${schema}.journal`));
     expect(kept?.rows).toBe(2);
-    const list = await reader.read();
+    const list = (await reader.read()).version;
     expect(list.changesAfter(start.change)).toBeUndefined();
     const { reset, events } = list.eventsAfter(start.change);
     expect(reset).toBe(false);
@@ -158,10 +158,10 @@ describe("every change of a PostgreSQL list shared by processes", () => {
       [2, start.change + 2],
       [1, start.change + 3],
     ]);
-    expect(body(list)).toBe(body(await writer.read()));
+    expect(body(list)).toBe(body((await writer.read()).version));
     await writer.update(1, { title: "Small" }, LIMITS);
     await writer.remove(2);
-    const again = await reader.read();
+    const again = (await reader.read()).version;
     expect(applied(heldTasks(list), list.change, again.changesAfter(list.change)?.map(seenOf) ?? [])).toBe(body(again));
   });
 });

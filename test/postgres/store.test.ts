@@ -35,7 +35,7 @@ describe("the PostgreSQL store", () => {
       const processes = Array.from({ length: 8 }, () => storeOn(schema, 1));
       await Promise.all(processes.map(({ lists }) => lists.open()));
       const stores = processes.map(({ store }) => store);
-      const reads = await Promise.all(stores.map((store) => store.read()));
+      const reads = await Promise.all(stores.map(async (store) => (await store.read()).version));
       expect(new Set(reads.map((read) => read.version)).size).toBe(1);
       for (const read of reads) expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
     }
@@ -45,14 +45,14 @@ describe("the PostgreSQL store", () => {
     const { lists, store: first } = storeOn("remade");
     await lists.open();
     await first.append({ title: "In the old list", completed: false }, LIMITS);
-    const old = await first.read();
+    const old = (await first.read()).version;
     await asOperator(url, (sql) => sql.unsafe("DROP SCHEMA remade CASCADE"));
     const { lists: again, store: second } = storeOn("remade");
     await again.open();
-    const remade = await first.read();
+    const remade = (await first.read()).version;
     expect(remade.version).not.toBe(old.version);
     expect(JSON.parse(text(remade))).toEqual(INITIAL_TASKS);
-    expect(remade.version).toBe((await second.read()).version);
+    expect(remade.version).toBe((await second.read()).version.version);
   });
 
   test("a list whose schema was dropped while serving is made again on the next request", async () => {
@@ -78,7 +78,7 @@ describe("the PostgreSQL store", () => {
     expect(await busy).toBe("CONNECTION_CLOSED");
     // postgres.js hands the cut connection's termination notice to the first query on its
     // replacement; the store asks again rather than return 503 with the database up.
-    const read = await store.read();
+    const read = (await store.read()).version;
     expect(JSON.parse(text(read))).toEqual(INITIAL_TASKS);
   });
 
@@ -105,7 +105,9 @@ describe("the PostgreSQL store", () => {
     const writer = new PostgresLists((work) => work(cutting), "notice_after_write", { pollMs: 1_000 }).list("default");
     const title = "Committed before the notice";
     await expect(writer.append({ title, completed: false }, LIMITS)).rejects.toThrow(StoreUnavailableError);
-    const added = JSON.parse(text(await reader.read())).filter((task: { title: string }) => task.title === title);
+    const added = JSON.parse(text((await reader.read()).version)).filter(
+      (task: { title: string }) => task.title === title,
+    );
     expect(added).toEqual([{ id: 3, title, completed: false }]);
   });
 

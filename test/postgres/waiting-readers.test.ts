@@ -44,15 +44,15 @@ test("a reader that waits while another reader's read brings a change already to
   });
   await lists.open();
   const reader = lists.list("default");
-  const start = await reader.read();
+  const start = (await reader.read()).version;
 
   await writer.store.append({ title: "Told before anyone waits", completed: false }, LIMITS);
-  const { change } = await writer.store.read();
+  const { change } = (await writer.store.read()).version;
   // Told while every reader is busy elsewhere (writing to its subscriber): none waits to read it.
   tell(`default ${change}`);
   // One reader reads the change; another, whose read ended before it, waits meanwhile.
   const reading = reader.read();
   const waiting = reader.nextChange(start.change, new AbortController().signal);
-  expect((await reading).change).toBe(change);
+  expect((await reading).version.change).toBe(change);
   expect(await wokeOrNot(waiting)).toBe("woke");
 });

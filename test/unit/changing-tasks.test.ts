@@ -46,7 +46,7 @@ const STORES: readonly { name: string; make: () => TaskStore }[] = [
 ];
 
 async function tasksOf(store: TaskStore): Promise<unknown[]> {
-  const list = await store.read();
+  const list = (await store.read()).version;
   return JSON.parse(
     list
       .body()
@@ -67,7 +67,7 @@ function eventsOf(list: ListVersion, cursor: number): string[] {
 describe.each(STORES)("a $name store", ({ make }) => {
   test("an edit changes the task, its version and the list's, and counts one change; a patch that changes nothing is no change", async () => {
     const store = make();
-    const before = await store.read();
+    const before = (await store.read()).version;
     expect(before.change).toBe(2);
     const task = before.task(1);
     if (task.outcome !== "found") throw new Error("task 1 must be found");
@@ -77,7 +77,7 @@ describe.each(STORES)("a $name store", ({ make }) => {
       task: { id: 1, title: "Renamed", completed: true },
       json: '{"id":1,"title":"Renamed","completed":true}',
     });
-    const after = await store.read();
+    const after = (await store.read()).version;
     expect(after.change).toBe(3);
     expect(after.version).not.toBe(before.version);
     const read = after.task(1);
@@ -91,25 +91,25 @@ describe.each(STORES)("a $name store", ({ make }) => {
       outcome: "unchanged",
       version: (read as { version: string }).version,
     });
-    expect((await store.read()).version).toBe(after.version);
+    expect((await store.read()).version.version).toBe(after.version);
   });
 
   test("a deleted task is gone, a never given id is not found, and an id is never given twice", async () => {
     const store = make();
     expect(await store.remove(2)).toMatchObject({ outcome: "deleted", usage: { tasks: 1 } });
     expect(await store.remove(1)).toMatchObject({ outcome: "deleted", usage: { tasks: 0, bytes: 2 } });
-    const list = await store.read();
+    const list = (await store.read()).version;
     expect(list.task(2)).toEqual({ outcome: "gone" });
     expect(list.task(3)).toEqual({ outcome: "not-found" });
     expect(await store.remove(2)).toMatchObject({ outcome: "gone" });
     expect(await store.update(7, { completed: true }, LIMITS)).toMatchObject({ outcome: "not-found" });
     expect(await store.append({ title: "Next", completed: false }, LIMITS)).toMatchObject({ task: { id: 3 } });
-    expect((await store.read()).change).toBe(5);
+    expect((await store.read()).version.change).toBe(5);
   });
 
   test("If-Match naming another version changes nothing; of two writes with the same If-Match, one wins", async () => {
     const store = make();
-    const first = (await store.read()).task(1) as { version: string };
+    const first = (await store.read()).version.task(1) as { version: string };
     expect(await store.update(1, { completed: false }, LIMITS, ["nope"])).toMatchObject({
       outcome: "precondition-failed",
     });
@@ -127,7 +127,7 @@ describe.each(STORES)("a $name store", ({ make }) => {
 
   test("a longer title that would take the list past MAX_LIST_BYTES is refused; a deletion frees room", async () => {
     const store = make();
-    const { bytes } = (await store.read()).usage;
+    const { bytes } = (await store.read()).version.usage;
     const tight = { ...LIMITS, maxTasks: 2, maxBytes: bytes + 3 };
     expect(await store.update(2, { title: "Build the task list service!!!!" }, tight)).toMatchObject({
       outcome: "full",
@@ -160,7 +160,7 @@ describe.each(STORES)("a $name store", ({ make }) => {
     await store.remove(2);
     await store.append({ title: "Four", completed: true }, LIMITS);
     await store.update(3, { title: "Three!" }, LIMITS);
-    const list = await store.read();
+    const list = (await store.read()).version;
     expect(list.change).toBe(7);
     expect(eventsOf(list, 2)).toEqual([
       'update 4 {"id":1,"title":"Read the task list specification","completed":false}',
@@ -184,9 +184,9 @@ describe("a SQLite file store reopened", () => {
     await store.append({ title: "Three", completed: false }, LIMITS);
     await store.update(1, { title: "Renamed" }, LIMITS);
     await store.remove(3);
-    const before = store.read();
+    const before = store.read().version;
     const again = reopen();
-    const after = again.read();
+    const after = again.read().version;
     expect(after.version).toBe(before.version);
     expect(after.task(1)).toEqual(before.task(1));
     expect(after.task(3)).toEqual({ outcome: "gone" });

@@ -47,13 +47,13 @@ test("a copy restored twice, a second apart, resets every cursor the first resto
 
   restore(copy, path, new Date("2026-01-01T00:00:00Z"));
   const first = await serve(path, 5);
-  const cursor = first.store.read().change;
-  const etag = first.store.read().version;
+  const cursor = first.store.read().version.change;
+  const etag = first.store.read().version.version;
   first.close();
 
   restore(copy, path, new Date("2026-01-01T00:00:01Z"));
   const second = await serve(path, 10);
-  const list = second.store.read();
+  const list = second.store.read().version;
   expect(list.version).not.toBe(etag);
   expect(list.eventsAfter(cursor).reset).toBe(true);
   // A cursor the second restored list gave does not.

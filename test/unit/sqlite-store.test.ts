@@ -73,10 +73,10 @@ function listAfter(...appended: Task[]): Task[] {
 describe("a SQLite store", () => {
   test("starts a new database with the two initial tasks and appends from id 3", async () => {
     const store = sqliteDefaultList(connect());
-    expect(tasksOf(store.read())).toEqual(INITIAL_TASKS);
+    expect(tasksOf(store.read().version)).toEqual(INITIAL_TASKS);
     const created = await store.append({ title: "Third", completed: false }, LIMITS);
     expect(created).toEqual(appended({ id: 3, title: "Third", completed: false }));
-    expect(tasksOf(store.read())).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
+    expect(tasksOf(store.read().version)).toEqual(listAfter({ id: 3, title: "Third", completed: false }));
   });
 
   test("writes the initial tasks once: reopening keeps every task and adds no initial task again", async () => {
@@ -85,7 +85,7 @@ describe("a SQLite store", () => {
     close(first);
 
     const reopened = sqliteDefaultList(connect());
-    expect(tasksOf(reopened.read())).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
+    expect(tasksOf(reopened.read().version)).toEqual(listAfter({ id: 3, title: "Kept", completed: true }));
     expect(created).toEqual(appended({ id: 3, title: "Kept", completed: true }));
     expect(await reopened.append({ title: "Next", completed: false }, LIMITS)).toEqual(
       appended({ id: 4, title: "Next", completed: false }),
@@ -99,7 +99,7 @@ describe("a SQLite store", () => {
     close(first);
 
     const reopened = sqliteDefaultList(connect());
-    expect(tasksOf(reopened.read())).toEqual([]);
+    expect(tasksOf(reopened.read().version)).toEqual([]);
     expect(await reopened.append({ title: "Only", completed: false }, LIMITS)).toEqual(
       appended({ id: 3, title: "Only", completed: false }),
     );
@@ -110,10 +110,10 @@ describe("a SQLite store", () => {
     const first = connect();
     const store = sqliteDefaultList(first);
     for (const title of titles) await store.append({ title, completed: false }, LIMITS);
-    const body = store.read().body();
+    const body = store.read().version.body();
     close(first);
 
-    const reopened = sqliteDefaultList(connect()).read();
+    const reopened = sqliteDefaultList(connect()).read().version;
     expect(joinParts(reopened.body())).toEqual(joinParts(body));
     expect(tasksOf(reopened).map((task) => task.title)).toEqual([
       ...INITIAL_TASKS.map((task) => task.title),
@@ -123,28 +123,28 @@ describe("a SQLite store", () => {
 
   test("keeps its version across a reopen, so clients' ETags stay valid after a restart", async () => {
     const first = connect();
-    const { version } = sqliteDefaultList(first).read();
+    const { version } = sqliteDefaultList(first).read().version;
     close(first);
 
-    expect(sqliteDefaultList(connect()).read().version).toBe(version);
+    expect(sqliteDefaultList(connect()).read().version.version).toBe(version);
   });
 
   test("gives two databases of the same length different versions", async () => {
-    const one = sqliteDefaultList(connect()).read();
+    const one = sqliteDefaultList(connect()).read().version;
     const otherPath = join(dir, "other.db");
     const other = openNodeSqlite(otherPath);
     open.push(other);
-    const two = sqliteDefaultList(other).read();
+    const two = sqliteDefaultList(other).read().version;
     expect(tasksOf(two)).toEqual(tasksOf(one));
     expect(two.version).not.toBe(one.version);
   });
 
   test("keeps its version until an append changes it", async () => {
     const store = sqliteDefaultList(connect());
-    const { version } = store.read();
-    expect(store.read().version).toBe(version);
+    const { version } = store.read().version;
+    expect(store.read().version.version).toBe(version);
     await store.append({ title: "Change", completed: false }, LIMITS);
-    const after = store.read();
+    const after = store.read().version;
     expect(after.version).not.toBe(version);
     expect(tasksOf(after)).toHaveLength(INITIAL_TASKS.length + 1);
   });
@@ -156,30 +156,30 @@ describe("a SQLite store", () => {
     const kept = { id: 3, title: "Last that fits", completed: false };
     expect(await store.append(kept, limits)).toEqual(appended(kept));
     expect(await store.append({ title: "One too many", completed: true }, limits)).toEqual(full("tasks"));
-    expect(tasksOf(store.read())).toEqual(listAfter(kept));
+    expect(tasksOf(store.read().version)).toEqual(listAfter(kept));
     close(first);
 
-    expect(tasksOf(await sqliteDefaultList(connect()).read())).toEqual(listAfter(kept));
+    expect(tasksOf((await sqliteDefaultList(connect()).read()).version)).toEqual(listAfter(kept));
   });
 
   test("throws when a write fails after the row was inserted, and keeps nothing of it, in memory or on disk", async () => {
     const first = connect();
     const store = sqliteDefaultList(first);
-    const before = store.read();
+    const before = store.read().version;
     // Fails the statement after its row went in, as a disk error while writing would.
     first.query(
       "CREATE TEMP TRIGGER fail_after_insert AFTER INSERT ON main.tasks BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END",
     );
 
     await expect(store.append({ title: "Half written", completed: true }, LIMITS)).rejects.toThrow("disk I/O error");
-    expect(store.read()).toEqual(before);
+    expect(store.read().version).toEqual(before);
 
     first.query("DROP TRIGGER temp.fail_after_insert");
     expect(await store.append({ title: "Whole", completed: false }, LIMITS)).toEqual(
       appended({ id: 3, title: "Whole", completed: false }),
     );
     close(first);
-    expect(tasksOf(await sqliteDefaultList(connect()).read())).toEqual(
+    expect(tasksOf((await sqliteDefaultList(connect()).read()).version)).toEqual(
       listAfter({ id: 3, title: "Whole", completed: false }),
     );
   });
@@ -210,23 +210,23 @@ describe("a SQLite store", () => {
   test("refuses an append that would take the list's JSON one byte past maxBytes, and writes nothing", async () => {
     const first = connect();
     const store = sqliteDefaultList(first);
-    const listBytes = () => store.read().usage.bytes;
+    const listBytes = () => store.read().version.usage.bytes;
     const next = { id: 3, title: "Exactly at the limit", completed: true };
     const exact = { ...LIMITS, maxBytes: listBytes() + utf8(taskText(next)).byteLength + 1 };
     expect(await store.append(next, { ...exact, maxBytes: exact.maxBytes - 1 })).toEqual(full("bytes"));
     expect(await store.append(next, exact)).toEqual(appended(next));
     expect(listBytes()).toBe(exact.maxBytes);
-    const body = store.read().body();
+    const body = store.read().version.body();
     expect(body?.byteLength).toBe(exact.maxBytes);
     expect(joinParts(body).byteLength).toBe(exact.maxBytes);
     expect(await store.append({ title: "", completed: false }, exact)).toEqual(full("bytes"));
     close(first);
-    expect(tasksOf(await sqliteDefaultList(connect()).read())).toEqual(listAfter(next));
+    expect(tasksOf((await sqliteDefaultList(connect()).read()).version)).toEqual(listAfter(next));
   });
 
   test("names the task limit when both limits are reached", async () => {
     const store = sqliteDefaultList(connect());
-    const limits = { maxTasks: INITIAL_TASKS.length, maxBytes: store.read().usage.bytes, maxKeys: 100 };
+    const limits = { maxTasks: INITIAL_TASKS.length, maxBytes: store.read().version.usage.bytes, maxKeys: 100 };
     expect(await store.append({ title: "x", completed: false }, limits)).toEqual(full("tasks"));
   });
 
@@ -236,9 +236,9 @@ describe("a SQLite store", () => {
     const first = connect();
     const store = sqliteDefaultList(first);
     const json = utf8(JSON.stringify(tasks));
-    expect(store.read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
-    expect(joinParts(store.read().body())).toEqual(json);
-    expect(store.read().version).toBe("released00000000-40");
+    expect(store.read().version.usage).toEqual({ tasks: 40, bytes: json.byteLength });
+    expect(joinParts(store.read().version.body())).toEqual(json);
+    expect(store.read().version.version).toBe("released00000000-40");
     expect(first.query("SELECT version FROM schema_version")).toEqual([{ version: 5 }]);
     const key = { scope: "", key: "kept-key", fingerprint: "fingerprint" };
     expect(await store.append({ title: "Again", completed: false }, LIMITS, key)).toMatchObject({
@@ -249,7 +249,7 @@ describe("a SQLite store", () => {
       full("bytes"),
     );
     close(first);
-    expect(sqliteDefaultList(connect()).read().usage).toEqual({ tasks: 40, bytes: json.byteLength });
+    expect(sqliteDefaultList(connect()).read().version.usage).toEqual({ tasks: 40, bytes: json.byteLength });
   });
 
   test("refuses a list of a layout older than version 0.1.0's, saying how to move its tasks, and changes nothing in the file", () => {

@@ -25,22 +25,22 @@ describe("tasks that change, in the Durable Object", () => {
   test("an edit or a deletion made through one isolate is read by another under the same versions, and If-Match holds", async () => {
     const one = new DurableObjectStore(namespace());
     const two = new DurableObjectStore(namespace());
-    const start = await two.read();
+    const start = (await two.read()).version;
     const added = await one.append({ title: "To change", completed: false }, LIMITS);
     if (added.outcome !== "added") throw new Error("the task must be added");
     const id = added.task.id;
-    const found = (await one.read()).task(id);
+    const found = (await one.read()).version.task(id);
     if (found.outcome !== "found") throw new Error("the task must be found");
     const [first, second] = await Promise.all([
       one.update(id, { title: "Changed \ud800" }, LIMITS, [found.version]),
       two.update(id, { completed: true }, LIMITS, [found.version]),
     ]);
     expect([first.outcome, second.outcome].sort()).toEqual(["precondition-failed", "updated"]);
-    const [a, b] = [await one.read(), await two.read()];
+    const [a, b] = [(await one.read()).version, (await two.read()).version];
     expect(b.version).toBe(a.version);
     expect(b.task(id)).toEqual(a.task(id));
     expect(await two.remove(id)).toMatchObject({ outcome: "deleted" });
-    const after = await one.read();
+    const after = (await one.read()).version;
     expect(after.task(id)).toEqual({ outcome: "gone" });
     expect(after.change).toBe(start.change + 3);
     const held = new Map([...start.tasksAfter(0)].map((task) => [task.id, decoder.decode(task.json)]));
@@ -98,10 +98,10 @@ describe("every change of the Durable Object's list", () => {
   test("an isolate that reads after many changes made through another, several of one task, gets every one of them, each once, in order, with the task as that change left it", async () => {
     const writer = await madeList("every-change", 2);
     const reader = new DurableObjectStore(namespace(), "every-change");
-    const start = await reader.read();
+    const start = (await reader.read()).version;
     const { id, titles } = await mixedWrites(writer);
-    const list = await reader.read();
-    expect(list.version).toBe((await writer.read()).version);
+    const list = (await reader.read()).version;
+    expect(list.version).toBe((await writer.read()).version.version);
     const changes = list.changesAfter(start.change) ?? [];
     expect(changes.at(-1)?.change).toBe(list.change);
     expect(applied(start, changes)).toBe(body(list));
@@ -113,7 +113,7 @@ describe("every change of the Durable Object's list", () => {
     const stub = namespace().getByName("every-change-behind");
     const writer = await madeList("every-change-behind", 2);
     const reader = new DurableObjectStore(namespace(), "every-change-behind");
-    const start = await reader.read();
+    const start = (await reader.read()).version;
     const big = (letter: string) => letter.repeat(1024 * 1024 + 512 * 1024);
     await writer.update(1, { title: big("a") }, LIMITS);
     await writer.update(2, { title: big("b") }, LIMITS);
@@ -124,7 +124,7 @@ describe("every change of the Durable Object's list", () => {
     const kept = await stub.changes(instance, start.change + 1);
     expect(kept.journal).toBe(true);
     expect(kept.rows.map((row) => row.change)).toEqual([start.change + 2, start.change + 3]);
-    const list = await reader.read();
+    const list = (await reader.read()).version;
     expect(list.changesAfter(start.change)).toBeUndefined();
     const { reset, events } = list.eventsAfter(start.change);
     expect(reset).toBe(false);
@@ -132,10 +132,10 @@ describe("every change of the Durable Object's list", () => {
       [2, start.change + 2],
       [1, start.change + 3],
     ]);
-    expect(body(list)).toBe(body(await writer.read()));
+    expect(body(list)).toBe(body((await writer.read()).version));
     await writer.update(1, { title: "Small" }, LIMITS);
     await writer.remove(2);
-    const again = await reader.read();
+    const again = (await reader.read()).version;
     expect(applied(list, again.changesAfter(list.change) ?? [])).toBe(body(again));
   });
 
@@ -146,7 +146,7 @@ describe("every change of the Durable Object's list", () => {
     await writer.update(1, { title: "Before the object slept" }, LIMITS);
     // Its journal is in its memory: after a sleep, it starts again from the list as it woke.
     await evictDurableObject(stub);
-    const before = await reader.read();
+    const before = (await reader.read()).version;
     const { instance } = await stub.changes(undefined, 0);
     await writer.update(1, { title: "Edited once" }, LIMITS);
     await writer.update(1, { title: "Edited twice" }, LIMITS);
@@ -161,7 +161,7 @@ describe("every change of the Durable Object's list", () => {
       ],
     });
     await mixedWrites(writer);
-    const list = await reader.read();
+    const list = (await reader.read()).version;
     expect(applied(before, list.changesAfter(before.change) ?? [])).toBe(body(list));
   });
 });

@@ -2,7 +2,7 @@
 // asking the object only for what changed since.
 import type { ListLimits } from "../../config.ts";
 import type { HeldCopy } from "../../engine/bounded-copies.ts";
-import { missingRead, StatedVersion } from "../../engine/list-read.ts";
+import { missingRead, readOf } from "../../engine/list-read.ts";
 import { ListMirror } from "../../engine/mirror.ts";
 import type * as seam from "../../engine/task-store.ts";
 import { StoreUnavailableError } from "../../errors.ts";
@@ -30,7 +30,7 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
   /** The list's name, which names its object. */
   readonly name: string;
   #mirror = new ListMirror();
-  #read: { readonly of: ListVersion; readonly state: seam.ListState; readonly as: seam.ListRead } | undefined;
+  #read: seam.ListRead | undefined;
   /** Whether the list lived at the last read. */
   #live = false;
   readonly #own = new OwnWrites();
@@ -112,11 +112,10 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
     this.#live = state.state === "live";
     this.#own.caughtUp(mark);
     if (state.state !== "live") return missingRead(state.state);
-    // One wrapper per version and state of the list, not per read.
+    // One read per version and state of the list, not per read.
     const last = this.#read;
-    if (last?.of === version && sameState(last.state, state)) return last.as;
-    this.#read = { of: version, state, as: new StatedVersion(version, state) };
-    return this.#read.as;
+    this.#read = readOf(last, version, last?.list !== undefined && sameState(last.list, state) ? last.list : state);
+    return this.#read;
   }
 
   async state(): Promise<seam.ListState> {

@@ -3,7 +3,7 @@
 import type { Sql } from "postgres";
 import type { HeldCopy } from "../../engine/bounded-copies.ts";
 import { ChangeSignal } from "../../engine/change-signal.ts";
-import { missingRead, StatedVersion } from "../../engine/list-read.ts";
+import { missingRead, readOf } from "../../engine/list-read.ts";
 import { CHANGES_CHUNK_BYTES, type ListChanges, ListMirror } from "../../engine/mirror.ts";
 import type * as seam from "../../engine/task-store.ts";
 import type { EncodedList } from "../../list/encoded-list.ts";
@@ -58,7 +58,7 @@ export class ListCopy implements HeldCopy {
   readonly #changes: ChangeSignal | undefined;
   readonly #pollMs: number | undefined;
   #state: seam.ListState = { state: "not-found" };
-  #read: { readonly of: object; readonly state: seam.ListState; readonly as: seam.ListRead } | undefined;
+  #read: seam.ListRead | undefined;
   /** Aborted once a read finds the list missing: every reader waiting on it wakes and reads it so. */
   #missing = new AbortController();
   #waiting = 0;
@@ -120,10 +120,8 @@ export class ListCopy implements HeldCopy {
       // told of it may have come while none waited, and been taken by a reader that read it since.
       this.#tell();
       const state = this.#state;
-      if (this.#read?.of !== version || this.#read.state !== state) {
-        this.#read = { of: version, state, as: new StatedVersion(version, state) };
-      }
-      return this.#read.as;
+      this.#read = readOf(this.#read, version, state);
+      return this.#read;
     } catch (error) {
       if (!(error instanceof ListNotLive)) throw error;
       this.#state = { state: error.state };
