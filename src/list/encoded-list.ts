@@ -4,7 +4,7 @@ import type { ListLimits } from "../config.ts";
 import { ChangeLog, type LogEntry } from "./change-log.ts";
 import type { ChunkState } from "./chunk-edits.ts";
 import { type Limit, type ListUsage, limitReached } from "./limits.ts";
-import type { ListVersion } from "./list-version.ts";
+import type { ListEvent, ListVersion } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
 import { Snapshot } from "./snapshot.ts";
 import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from "./stored-list.ts";
@@ -101,6 +101,12 @@ export class EncodedList {
   /** The number of the list's last change. */
   get change(): number {
     return this.#change;
+  }
+
+  /** The list's last change as its event, when the journal has it: a version need not be read to find it. */
+  get lastChange(): ListEvent | undefined {
+    const last = this.#journal.last;
+    return last?.change === this.#change ? last : undefined;
   }
 
   /** Bytes carried by every change this list took since it was made: see {@link ListVersion.changedBytes}. */

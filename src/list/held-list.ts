@@ -4,7 +4,7 @@
 import type { ListLimits } from "../config.ts";
 import type { EncodedList, HeldTask, ListVersion } from "./encoded-list.ts";
 import { limitReached } from "./limits.ts";
-import { taskVersion } from "./list-version.ts";
+import { type ListEvent, taskVersion } from "./list-version.ts";
 import { type KnownKeys, type RememberedKey, RememberedKeys } from "./remembered-keys.ts";
 import { type NewTask, type Task, taskJson } from "./task.ts";
 import type {
@@ -85,6 +85,11 @@ export class HeldList {
   /** The number of the list's last change. */
   get change(): number {
     return this.#tasks.change;
+  }
+
+  /** The list's last change as its event, when the list's journal has it. */
+  get lastChange(): ListEvent | undefined {
+    return this.#tasks.lastChange;
   }
 
   /** The running count of bytes the list's changes carried, which a reader that stopped waits on. */

@@ -81,6 +81,11 @@ export class ChangeJournal {
     return this.#total;
   }
 
+  /** The change journaled last, while the journal keeps it. */
+  get last(): JournalEntry | undefined {
+    return this.#kept() > 0 ? this.#entries[this.#entries.length - 1] : undefined;
+  }
+
   /** The journal as it is now; the same object until it changes. */
   view(): JournalView {
     this.#view ??= {

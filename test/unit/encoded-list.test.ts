@@ -202,6 +202,21 @@ test("keeps every recent change with the task as that change left it, several of
   expect(list.read().changesAfter(7)).toBeUndefined();
 });
 
+test("says its last change as the event a version would give for it, after an edit, a deletion and an addition", () => {
+  const list = new EncodedList("l", [task(1, "one"), task(2, "two")]);
+  const writes = [
+    () => list.replace(1, encodeTask({ id: 1, title: "edited", completed: true })),
+    () => list.remove(2),
+    () => push(list, task(3, "three")),
+  ];
+  for (const write of writes) {
+    const before = list.change;
+    write();
+    expect(list.lastChange).toEqual(list.read().changesAfter(before)?.[0]);
+    expect(list.lastChange?.change).toBe(before + 1);
+  }
+});
+
 test("forgets the oldest changes past 20,000 of them or 2 MiB of bytes: a cursor before them finds none, not a gap", () => {
   const list = new EncodedList("k", [task(1, "one")]);
   for (let i = 0; i < 20_500; i++) list.replace(1, encodeTask({ id: 1, title: `edit ${i}`, completed: false }));

@@ -111,9 +111,12 @@ export class ListSockets {
    * it is (its message made once for all of them), one still catching up reads on.
    */
   changed(list: HeldList, before: number): void {
-    const event = list.read().changesAfter(before)?.[0];
-    const text = event === undefined ? undefined : eventText(event);
-    for (const ws of this.#ctx.getWebSockets()) {
+    const sockets = this.#ctx.getWebSockets();
+    if (sockets.length === 0) return;
+    // The change just made, from the list's journal: no version is read to find it.
+    const event = list.lastChange;
+    const text = event === undefined || event.change <= before ? undefined : eventText(event);
+    for (const ws of sockets) {
       const follower = this.#follower(ws);
       if (follower.live === true) {
         if (text !== undefined && queued(ws) < rules.SOCKET_MARK_BYTES) {
