@@ -1,6 +1,6 @@
 // What changed in a list held in memory after a change number, as a copy elsewhere asks for it:
 // the one answer to "what changed since change N", for a Worker's copy of its Durable Object's list.
-import type { ListEvent, ListVersion } from "../list/encoded-list.ts";
+import type { ListEvent, ListVersion } from "../list/list-version.ts";
 import type { ChangedRow, ListChanges } from "./mirror.ts";
 
 const decoder = new TextDecoder();

@@ -1,10 +1,10 @@
 // A store whose list is held in this process's memory: each write is decided by the list's rules
 // (list/held-list.ts), persisted by the store, then applied; reads never leave memory.
 import type { ListLimits } from "../config.ts";
-import type { ListVersion } from "../list/encoded-list.ts";
 import type { Decision, HeldList, ListChange } from "../list/held-list.ts";
 import type { Continuation } from "../list/list-directory.ts";
 import { HeldKeys, type ListKey } from "../list/list-keys.ts";
+import type { ListVersion } from "../list/list-version.ts";
 import type { NewTask } from "../list/task.ts";
 import type { WriteResult } from "../list/writes.ts";
 import { ChangeSignal } from "./change-signal.ts";

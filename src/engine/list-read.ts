@@ -1,6 +1,7 @@
 // A read of a list as stores answer it, one object per version and state, and the read and the
 // store of a name that holds no list.
-import { EncodedList, type ListVersion } from "../list/encoded-list.ts";
+import { EncodedList } from "../list/encoded-list.ts";
+import type { ListVersion } from "../list/list-version.ts";
 import type { ListMissing, ListRead, ListState, TaskStore } from "./task-store.ts";
 
 const missingReads = new Map<"gone" | "not-found", ListRead>();

@@ -1,9 +1,9 @@
 // The seam between the app and where the list lives: what every store does, in the list's own
 // terms. Nothing here knows HTTP; the app decides what a read means for a response.
 import type { ListLimits } from "../config.ts";
-import type { ListVersion } from "../list/encoded-list.ts";
 import type { DirectoryLimits, ListIfMatch, ListResult, PutConditions } from "../list/list-directory.ts";
 import type { ListKey } from "../list/list-keys.ts";
+import type { ListVersion } from "../list/list-version.ts";
 import type { NewTask } from "../list/task.ts";
 import type {
   AppendResult,

@@ -11,21 +11,6 @@ import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from ".
 import { readId, type Task } from "./task.ts";
 import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES, locate } from "./task-chunks.ts";
 
-export type { PageQuery } from "./list-page.ts";
-export type {
-  EncodedTask,
-  EventBatch,
-  EventFormat,
-  JsonBytes,
-  ListEvent,
-  ListEventBatches,
-  ListEvents,
-  ListPage,
-  ListVersion,
-  TaskRead,
-} from "./list-version.ts";
-export { type CopiedChange, encodeTask, type HeldTask, type StoredList, type StoredTask } from "./stored-list.ts";
-
 const encoder = new TextEncoder();
 /** Limits no list reaches: for a task whose limits were checked before. */
 const NO_LIMITS: ListLimits = { maxTasks: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY, maxKeys: 0 };

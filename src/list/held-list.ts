@@ -2,10 +2,12 @@
 // against the list as it is, into a result and the change to persist; a store persists the change,
 // then the list applies it.
 import type { ListLimits } from "../config.ts";
-import type { EncodedList, HeldTask, ListVersion } from "./encoded-list.ts";
+import type { EncodedList } from "./encoded-list.ts";
 import { limitReached } from "./limits.ts";
+import type { ListVersion } from "./list-version.ts";
 import { type ListEvent, taskVersion } from "./list-version.ts";
 import { type KnownKeys, type RememberedKey, RememberedKeys } from "./remembered-keys.ts";
+import type { HeldTask } from "./stored-list.ts";
 import { type NewTask, type Task, taskJson } from "./task.ts";
 import type {
   AppendResult,

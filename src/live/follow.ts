@@ -2,8 +2,8 @@
 // then every later change once, as fast as the subscriber takes them. SSE and WebSocket share it.
 
 import type { ListRead, TaskStore } from "../engine/task-store.ts";
-import type { EventBatch, EventFormat, ListEvent, ListVersion } from "../list/encoded-list.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
+import type { EventBatch, EventFormat, ListEvent, ListVersion } from "../list/list-version.ts";
 
 /** Bytes of events handed to a subscriber at once: many events to a write, and a turn for others between writes. */
 const BATCH_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@
 // write where the runtime's adapter can write to the connection, else as texts, corked into one
 // write where the runtime can, else sent one by one.
 import type { WSContext } from "hono/ws";
-import type { EventBatch, EventFormat } from "../list/encoded-list.ts";
+import type { EventBatch, EventFormat } from "../list/list-version.ts";
 import { SOCKET_FRAME_FORMAT, SOCKET_TEXT_FORMAT } from "./frames.ts";
 
 /**

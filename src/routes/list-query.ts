@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import { apiError } from "../errors.ts";
 import type { AppEnv } from "../http/request-context.ts";
-import type { PageQuery } from "../list/encoded-list.ts";
+import type { PageQuery } from "../list/list-page.ts";
 import { parseCursor } from "../live/cursor.ts";
 import { BAD_COMPLETED, badLimit } from "../messages.ts";
 

@@ -5,8 +5,8 @@ import type { ListMissing, ListRead, ListState, TaskLists, TaskStore } from "../
 import { apiError } from "../errors.ts";
 import type { AppEnv } from "../http/request-context.ts";
 import type { ScopeParameter } from "../http/served-methods-router.ts";
-import type { ListVersion } from "../list/encoded-list.ts";
 import { DEFAULT_LIST, NAME_PATTERN } from "../list/list-names.ts";
+import type { ListVersion } from "../list/list-version.ts";
 import { LIST_DELETED, NOT_FOUND } from "../messages.ts";
 import type { Operation } from "../pages/openapi.ts";
 import { errorResponse, type Json } from "../pages/openapi-parts.ts";

@@ -17,7 +17,7 @@ import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse, respond } from "../http/request-context.ts";
 import { ifMatchOf, requireMergePatchType, toTaskPatch } from "../http/task-patch.ts";
-import type { TaskRead } from "../list/encoded-list.ts";
+import type { TaskRead } from "../list/list-version.ts";
 import { EMPTY_PATCH, fullOfBytes, fullOfTasks, NOT_FOUND, STALE_IF_MATCH, TASK_DELETED } from "../messages.ts";
 import { type ListScope, listMissing, requireList } from "./list-scope.ts";
 import { READ_ACCESS, type Route, type RouteContext, WRITE_ACCESS } from "./route.ts";

@@ -10,8 +10,8 @@ import { toNewTask } from "../http/new-task.ts";
 import { parseJson, readBody, requireJsonContentType } from "../http/request-body.ts";
 import { type AppEnv, jsonResponse } from "../http/request-context.ts";
 import { type LogSink, logEvent } from "../http/request-log.ts";
-import type { PageQuery } from "../list/encoded-list.ts";
 import { type ListUsage, overLimitWarning } from "../list/limits.ts";
+import type { PageQuery } from "../list/list-page.ts";
 import { INITIAL_TASKS } from "../list/task.ts";
 import {
   BAD_COMPLETED,

@@ -1,6 +1,6 @@
 import { describe, expect, inject, test } from "vitest";
 import { ConfigError } from "../../src/errors.ts";
-import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { ListVersion } from "../../src/list/list-version.ts";
 import { openPostgresStore } from "../../src/store/postgres/server-pool.ts";
 import { storeOpener } from "./process-store.ts";
 import { asOperator } from "./servers.ts";

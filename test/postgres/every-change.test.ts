@@ -1,7 +1,7 @@
 import { describe, expect, inject, test } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
+import type { ListEvent, ListVersion } from "../../src/list/list-version.ts";
 import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";
 import { EVENT_TIMEOUT_MS, EventReader, type StreamEvent } from "../support/subscriber-readers.ts";
 import { storeOpener } from "./process-store.ts";

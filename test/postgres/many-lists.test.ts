@@ -6,7 +6,7 @@ import type postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { createApp, type TaskApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
-import { encodeTask } from "../../src/list/encoded-list.ts";
+import { encodeTask } from "../../src/list/stored-list.ts";
 import { INITIAL_TASKS, taskJson } from "../../src/list/task.ts";
 import { migration, SCHEMA_VERSION } from "../../src/store/postgres/migrations.ts";
 import { addTask, createList, sendJson } from "../unit/list-requests.ts";

@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, test } from "vitest";
 import { StoreUnavailableError } from "../../src/errors.ts";
-import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { ListVersion } from "../../src/list/list-version.ts";
 import { INITIAL_TASKS } from "../../src/list/task.ts";
 import { PostgresLists } from "../../src/store/postgres/postgres-lists.ts";
 import type { PostgresStore } from "../../src/store/postgres/postgres-store.ts";

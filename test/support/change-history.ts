@@ -2,8 +2,8 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import type { TaskStore } from "../../src/engine/task-store.ts";
-import type { EventBatch, ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
 import { eventText } from "../../src/list/event-text.ts";
+import type { EventBatch, ListEvent, ListVersion } from "../../src/list/list-version.ts";
 import { SOCKET_FRAME_FORMAT, SOCKET_TEXT_FORMAT, SSE_FORMAT } from "../../src/live/frames.ts";
 import { checkPages } from "./list-pages.ts";
 

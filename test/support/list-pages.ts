@@ -1,7 +1,8 @@
 // Checks a version's pages against its whole list: every filter, with and without a limit, from
 // the start and from the middle, must give the tasks that fit, byte for byte, and where to go on.
 import { expect } from "vitest";
-import type { ListVersion, PageQuery } from "../../src/list/encoded-list.ts";
+import type { PageQuery } from "../../src/list/list-page.ts";
+import type { ListVersion } from "../../src/list/list-version.ts";
 
 const decoder = new TextDecoder();
 

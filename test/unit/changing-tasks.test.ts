@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import type { HeldTaskStore } from "../../src/engine/held-lists.ts";
 import { MemoryStore } from "../../src/engine/memory.ts";
 import type { IdempotencyKey, TaskStore } from "../../src/engine/task-store.ts";
-import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { ListVersion } from "../../src/list/list-version.ts";
 import type { SqliteFileConnection } from "../../src/store/sqlite/file-store.ts";
 import { openNodeSqlite } from "../../src/store/sqlite/node-driver.ts";
 import { sqliteDefaultList } from "./helpers.ts";

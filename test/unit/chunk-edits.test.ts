@@ -1,6 +1,8 @@
 import { expect, test } from "vitest";
 import { MAX_EDITS } from "../../src/list/chunk-edits.ts";
-import { EncodedList, encodeTask, type ListVersion } from "../../src/list/encoded-list.ts";
+import { EncodedList } from "../../src/list/encoded-list.ts";
+import type { ListVersion } from "../../src/list/list-version.ts";
+import { encodeTask } from "../../src/list/stored-list.ts";
 import type { Task } from "../../src/list/task.ts";
 import { joinParts } from "./helpers.ts";
 

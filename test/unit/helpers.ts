@@ -4,7 +4,7 @@ import { type EnvRecord, parseAppConfig } from "../../src/config.ts";
 import type { HeldTaskStore } from "../../src/engine/held-lists.ts";
 import { MemoryStore } from "../../src/engine/memory.ts";
 import type { KeyRows, TaskStore } from "../../src/engine/task-store.ts";
-import type { JsonBytes } from "../../src/list/encoded-list.ts";
+import type { JsonBytes } from "../../src/list/list-version.ts";
 import { type SqliteFileConnection, SqliteFileLists, type StoreLog } from "../../src/store/sqlite/file-store.ts";
 
 /** Builds the app the way a runtime entry does: configuration from an environment record. */

@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
-import { EncodedList, encodeTask } from "../../src/list/encoded-list.ts";
+import { EncodedList } from "../../src/list/encoded-list.ts";
+import { encodeTask } from "../../src/list/stored-list.ts";
 import type { Task } from "../../src/list/task.ts";
 import { checkPages, pageText } from "../support/list-pages.ts";
 

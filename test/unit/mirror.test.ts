@@ -3,7 +3,8 @@
 import { describe, expect, test } from "vitest";
 import { changesReply } from "../../src/engine/changes-reply.ts";
 import { CHANGES_CHUNK_BYTES, type ChangesSince, ListMirror } from "../../src/engine/mirror.ts";
-import { EncodedList, encodeTask } from "../../src/list/encoded-list.ts";
+import { EncodedList } from "../../src/list/encoded-list.ts";
+import { encodeTask } from "../../src/list/stored-list.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,8 +1,10 @@
 // A version's backlog from change 0 is built once for the subscribers catching up on it, sent to
 // each as the same bytes, and let go once none is reading it.
 import { expect, test } from "vitest";
-import { EncodedList, type EventBatch, encodeTask } from "../../src/list/encoded-list.ts";
+import { EncodedList } from "../../src/list/encoded-list.ts";
+import type { EventBatch } from "../../src/list/list-version.ts";
 import { SHARED_LIST_BYTES } from "../../src/list/shared-backlog.ts";
+import { encodeTask } from "../../src/list/stored-list.ts";
 import { SOCKET_TEXT_FORMAT, SSE_FORMAT } from "../../src/live/frames.ts";
 
 const BATCH_BYTES = 4096;

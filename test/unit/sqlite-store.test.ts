@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { parseAppConfig } from "../../src/config.ts";
 import { ConfigError } from "../../src/errors.ts";
-import type { ListVersion } from "../../src/list/encoded-list.ts";
+import type { ListVersion } from "../../src/list/list-version.ts";
 import { INITIAL_TASKS, type Task } from "../../src/list/task.ts";
 import { createServerApp } from "../../src/runtimes/server.ts";
 import { openServerStore } from "../../src/store/kinds.ts";

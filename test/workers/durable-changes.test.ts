@@ -1,7 +1,7 @@
 import { evictDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
-import type { ListEvent, ListVersion } from "../../src/list/encoded-list.ts";
+import type { ListEvent, ListVersion } from "../../src/list/list-version.ts";
 import type { TaskListObject } from "../../src/runtimes/durable-objects/task-list-object.ts";
 import { DurableObjectStore } from "../../src/store/durable-object/durable-store.ts";
 import { madeList } from "./named-lists.ts";

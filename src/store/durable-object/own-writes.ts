@@ -2,7 +2,7 @@
 // what this isolate's own writes made of it since, so that a write's checks need no read first.
 
 import type { IfMatch, ListMissing, RemoveResult, UpdateResult } from "../../engine/task-store.ts";
-import type { ListVersion } from "../../list/encoded-list.ts";
+import type { ListVersion } from "../../list/list-version.ts";
 
 /** The most tasks followed between two reads: past it they are let go, and the next check reads. */
 const MAX_FOLLOWED = 4_096;

@@ -3,11 +3,12 @@
 // a change at a time.
 
 import { newInstance } from "../../engine/new-history.ts";
-import { EncodedList, type StoredTask } from "../../list/encoded-list.ts";
+import { EncodedList } from "../../list/encoded-list.ts";
 import { HeldList, type ListChange } from "../../list/held-list.ts";
 import type { Continuation, ListRecord } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import type { RememberedKey } from "../../list/remembered-keys.ts";
+import type { StoredTask } from "../../list/stored-list.ts";
 import { INITIAL_TASKS } from "../../list/task.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { startNewHistory } from "./sqlite-copies.ts";
