@@ -9,10 +9,6 @@ const TIME_BOUNDS = { testTimeout: 180_000, hookTimeout: 240_000 };
 // stops: a worker process runs one file after another, rather than a fresh one each file.
 const REAL_SERVERS = { ...TIME_BOUNDS, isolate: false };
 
-// The Worker's test files of one worker share its workerd rather than start one each (about 2 s of
-// CPU a file), each starting on empty storage.
-const ONE_WORKERD = { isolate: false, setupFiles: ["test/workers/fresh-storage.ts"] };
-
 const WRANGLER_REQUEST_LINE = /^\[wrangler:info\] [A-Z]+ \//;
 
 /**
@@ -63,12 +59,11 @@ export default defineConfig({
           ...TIME_BOUNDS,
           include: ["test/workers/**/*.test.ts"],
           exclude: ["test/workers/durable*.test.ts"],
-          ...ONE_WORKERD,
         },
       },
       {
         plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml", environment: "durable" } })],
-        test: { name: "workers-durable", ...TIME_BOUNDS, include: ["test/workers/durable*.test.ts"], ...ONE_WORKERD },
+        test: { name: "workers-durable", ...TIME_BOUNDS, include: ["test/workers/durable*.test.ts"] },
       },
       {
         test: {
