@@ -119,11 +119,9 @@ export class HeldListStore implements seam.TaskStore {
   }
 
   /** Persists and applies the decision's change, if it makes one, and wakes the readers it concerns. */
-  #made<R extends WriteResult>({ result, change }: Decision<R>): R {
-    if (change === undefined) return result;
-    this.#persist(change);
-    this.#held().apply(change);
-    this.#changes.notify();
+  #made<R extends WriteResult>(decision: Decision<R>): R {
+    const result = this.#held().commit(decision, this.#persist);
+    if (decision.change !== undefined) this.#changes.notify();
     return result;
   }
 

@@ -182,6 +182,17 @@ export class HeldList {
     };
   }
 
+  /**
+   * The write's one path once decided: its change, if it makes one, persisted by `persist` (which
+   * throws, and then the list is as it was), then applied; the decision's result.
+   */
+  commit<R extends WriteResult>({ result, change }: Decision<R>, persist: (change: ListChange) => void): R {
+    if (change === undefined) return result;
+    persist(change);
+    this.apply(change);
+    return result;
+  }
+
   /** Makes a change decided on this list as it still is, once the store has persisted it. */
   apply(change: ListChange): void {
     const list = this.#tasks;

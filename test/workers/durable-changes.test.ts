@@ -27,7 +27,7 @@ describe("tasks that change, in the Durable Object", () => {
     const two = new DurableObjectStore(namespace());
     const start = (await two.read()).version;
     const added = await one.append({ title: "To change", completed: false }, LIMITS);
-    if (added.outcome !== "added") throw new Error("the task must be added");
+    if (added.outcome !== "added") throw new Error(`the task must be added, got ${JSON.stringify(added)}`);
     const id = added.task.id;
     const found = (await one.read()).version.task(id);
     if (found.outcome !== "found") throw new Error("the task must be found");

@@ -176,15 +176,13 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
    * Persists and applies the decision's change, if it makes one; then wakes every waiting call and
    * feeds every socket: one at the end gets the change as it is, one still catching up reads on.
    */
-  #made<R extends WriteResult>(list: HeldList, { result, change }: Decision<R>): R | StorageFailed {
-    if (change === undefined) return result;
+  #made<R extends WriteResult>(list: HeldList, decision: Decision<R>): R | StorageFailed {
     const before = list.change;
-    const failed = stored(() => this.#sqlite.persist(change));
-    if (failed !== undefined) return failed;
-    list.apply(change);
+    const made = stored(() => list.commit(decision, (change) => this.#sqlite.persist(change)));
+    if (list.change === before) return made;
     this.#waiting.wake(list.changedBytes);
     this.#sockets.changed(list, before);
-    return result;
+    return made;
   }
 
   keys(): readonly ListKey[] | ListMissing {
