@@ -15,6 +15,7 @@ import {
 } from "../list/list-directory.ts";
 import { DEFAULT_LIST } from "../list/list-names.ts";
 import type { NewTask } from "../list/task.ts";
+import { missingList } from "../list/writes.ts";
 import type { HeldListStore } from "./held-store.ts";
 import { missingRead, missingStore, readOf } from "./list-read.ts";
 import { MemoryStore } from "./memory.ts";
@@ -238,7 +239,7 @@ class OneOfMany implements seam.TaskStore {
   }
 }
 
-const LIST_GONE = Promise.resolve({ outcome: "list-gone" } as const);
+const LIST_GONE = Promise.resolve(missingList("gone"));
 
 /** The store of a name that never had a list. */
 const NEVER_CREATED: HeldTaskStore = missingStore("not-found");

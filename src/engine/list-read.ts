@@ -2,6 +2,7 @@
 // store of a name that holds no list.
 import { EncodedList } from "../list/encoded-list.ts";
 import type { ListVersion } from "../list/list-version.ts";
+import { missingList } from "../list/writes.ts";
 import type { ListMissing, ListRead, ListState, TaskStore } from "./task-store.ts";
 
 const missingReads = new Map<"gone" | "not-found", ListRead>();
@@ -24,7 +25,7 @@ export function missingRead(state: "gone" | "not-found"): ListRead {
  * missing read, each write and key call answers that the list is missing, and a reader waits for nothing.
  */
 export function missingStore(state: "gone" | "not-found"): TaskStore & { read(): ListRead } {
-  const missing: Promise<ListMissing> = Promise.resolve({ outcome: state === "gone" ? "list-gone" : "list-not-found" });
+  const missing: Promise<ListMissing> = Promise.resolve(missingList(state));
   return {
     read: () => missingRead(state),
     append: () => missing,

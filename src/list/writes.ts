@@ -1,5 +1,5 @@
 // What a write to a list asks for and what it did, in the list's own terms: the same for every
-// store, decided once by the list held in memory (held-list.ts) or by PostgreSQL's functions.
+// store, decided once by the list held in memory (held-list.ts), and what a list that does not live answers.
 import type { Limit, ListUsage } from "./limits.ts";
 import type { NewTask, Task } from "./task.ts";
 
@@ -51,6 +51,18 @@ export type WriteResult =
  * was deleted (before the write took effect), `list-not-found` when it was never created.
  */
 export type ListMissing = { readonly outcome: "list-gone" | "list-not-found" };
+
+const MISSING = { gone: { outcome: "list-gone" }, "not-found": { outcome: "list-not-found" } } as const;
+
+/** What a write answers for a list that does not live: deleted (`gone`) or never created. */
+export function missingList(state: "gone" | "not-found"): ListMissing {
+  return MISSING[state];
+}
+
+/** Whether a write found no list to write to. */
+export function isListMissing(result: { readonly outcome: string }): result is ListMissing {
+  return result.outcome === "list-gone" || result.outcome === "list-not-found";
+}
 
 /** What an append may return. */
 export type AppendResult = Extract<WriteResult, { outcome: "added" | "replayed" | "key-reused" | "full" }>;

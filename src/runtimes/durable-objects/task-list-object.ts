@@ -21,7 +21,7 @@ import type { Decision, HeldList } from "../../list/held-list.ts";
 import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
-import type { WriteResult } from "../../list/writes.ts";
+import { missingList, type WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
@@ -283,7 +283,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   #missing(): ListMissing {
-    return { outcome: this.#state.state === "gone" ? "list-gone" : "list-not-found" };
+    return missingList(this.#state.state === "gone" ? "gone" : "not-found");
   }
 }
 

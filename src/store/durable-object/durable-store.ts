@@ -10,6 +10,7 @@ import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { ListVersion } from "../../list/list-version.ts";
 import type { NewTask } from "../../list/task.ts";
+import { isListMissing } from "../../list/writes.ts";
 import type { ListObjectNamespace, ListObjectRpc } from "./list-object-rpc.ts";
 import { objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";
@@ -134,7 +135,7 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
       return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
     }
     const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
-    if (result.outcome === "list-gone" || result.outcome === "list-not-found") this.#own.list();
+    if (isListMissing(result)) this.#own.list();
     return result;
   }
 

@@ -3,6 +3,7 @@
 
 import type { IfMatch, ListMissing, RemoveResult, UpdateResult } from "../../engine/task-store.ts";
 import type { ListVersion } from "../../list/list-version.ts";
+import { isListMissing } from "../../list/writes.ts";
 
 /** The most tasks followed between two reads: past it they are let go, and the next check reads. */
 const MAX_FOLLOWED = 4_096;
@@ -53,7 +54,7 @@ export class OwnWrites {
 
   /** What a write of task `id` answered: the task at its new version, not known, or the list gone. */
   wrote(id: number, result: UpdateResult | RemoveResult | ListMissing): void {
-    if (result.outcome === "list-gone" || result.outcome === "list-not-found") this.list();
+    if (isListMissing(result)) this.list();
     else if (result.outcome === "updated" || result.outcome === "unchanged") this.task(id, result.version);
     // A stale If-Match refused here means the copy was behind: the task is read again before the next write.
     else if (result.outcome !== "full") this.task(id, undefined);

@@ -4,6 +4,7 @@
 
 import type * as seam from "../../engine/task-store.ts";
 import type { ListKey } from "../../list/list-keys.ts";
+import { missingList } from "../../list/writes.ts";
 import { type PostgresDatabase, PREPARED } from "./postgres-database.ts";
 
 /** The statements, in schema `s`; each takes the list's name as `$1`. */
@@ -56,7 +57,7 @@ export function postgresKeyRows(
   onChange?: (listener: () => void) => () => void,
 ): seam.KeyRows {
   const sql = keyStatements(`"${db.schema}"`);
-  const missing = (live: unknown): seam.ListMissing => ({ outcome: live === false ? "list-gone" : "list-not-found" });
+  const missing = (live: unknown): seam.ListMissing => missingList(live === false ? "gone" : "not-found");
   return {
     all: () =>
       db.run("read", async (client) => {

@@ -8,7 +8,7 @@ import { StoreUnavailableError } from "../../errors.ts";
 import { type Decision, HeldList, type ListChange } from "../../list/held-list.ts";
 import type { ListUsage } from "../../list/limits.ts";
 import type { NewTask } from "../../list/task.ts";
-import type { WriteResult } from "../../list/writes.ts";
+import { missingList, type WriteResult } from "../../list/writes.ts";
 import { applyParameters, caughtUp } from "./apply-sql.ts";
 import { postgresKeyRows } from "./key-rows.ts";
 import type { ListCopy } from "./list-copy.ts";
@@ -118,7 +118,7 @@ export class PostgresStore implements seam.TaskStore {
         for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
           const target = await copy.target(sql, current, known);
           const { state } = target;
-          if (state.state !== "live") return { outcome: state.state === "gone" ? "list-gone" : "list-not-found" };
+          if (state.state !== "live") return missingList(state.state);
           // Read after the copy, so that a key added since the copy's change is known or refused by the index.
           const keys = keyed && (await storedKeys(sql, this.#db.sql, this.#name, keyed.key, keyed.maxKeys));
           const at = target.list.change;
