@@ -10,6 +10,8 @@ export class ChangeSignal {
   readonly #pollMs: number | undefined;
   readonly #level: () => number;
   #lastLevel = 0;
+  /** The list was deleted: every reader is woken, and one that waits again returns at once. */
+  #ended = false;
 
   /**
    * With `pollMs`, each reader looks again every `pollMs` instead of being woken: on Workers a
@@ -23,7 +25,7 @@ export class ChangeSignal {
 
   /** Resolves once `changed()` holds (at once if it does), or when `signal` aborts. */
   wait(changed: () => boolean, signal: AbortSignal): Promise<void> {
-    if (changed() || signal.aborted) return Promise.resolve();
+    if (this.#ended || changed() || signal.aborted) return Promise.resolve();
     const pollMs = this.#pollMs;
     return new Promise((done) => {
       const finish = () => {
@@ -33,7 +35,7 @@ export class ChangeSignal {
         done();
       };
       const wake = () => {
-        if (changed()) finish();
+        if (this.#ended || changed()) finish();
       };
       const timer = pollMs === undefined ? undefined : setInterval(wake, pollMs);
       if (pollMs === undefined) this.#waiters.add(wake);
@@ -44,7 +46,7 @@ export class ChangeSignal {
   /** Resolves once the level is past `mark` (at once if it is), or when `signal` aborts. */
   waitPast(mark: number, signal: AbortSignal): Promise<void> {
     if (this.#pollMs !== undefined) return this.wait(() => this.#level() > mark, signal);
-    if (this.#level() > mark || signal.aborted) return Promise.resolve();
+    if (this.#ended || this.#level() > mark || signal.aborted) return Promise.resolve();
     return new Promise((done) => {
       const finish = () => {
         signal.removeEventListener("abort", leave);
@@ -57,6 +59,16 @@ export class ChangeSignal {
       };
       signal.addEventListener("abort", leave, { once: true });
     });
+  }
+
+  /**
+   * Wakes every reader for good: the list was deleted, and each reads it gone. Where readers look
+   * again on a timer (Workers), each finds it at its next look.
+   */
+  end(): void {
+    this.#ended = true;
+    for (const wake of [...this.#waiters]) wake();
+    for (const wake of this.#marks.takeAll()) wake();
   }
 
   /** Wakes the readers whose list has changed, and those whose mark the list's level has passed. */

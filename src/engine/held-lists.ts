@@ -13,7 +13,6 @@ import {
   type ListResult,
   type PutConditions,
 } from "../list/list-directory.ts";
-import { DEFAULT_LIST } from "../list/list-names.ts";
 import type { NewTask } from "../list/task.ts";
 import { missingList } from "../list/writes.ts";
 import type { HeldListStore } from "./held-store.ts";
@@ -60,7 +59,6 @@ export class HeldLists implements seam.TaskLists {
   #directory: ListDirectory | undefined;
   /** The latest incarnation of every name that ever had a list, deleted ones included. */
   readonly #lists = new Map<string, OneOfMany>();
-  readonly #pollMs: number | undefined;
   readonly #keeping: ListsKeeping;
 
   /**
@@ -68,7 +66,6 @@ export class HeldLists implements seam.TaskLists {
    * `keeping`, the lists are kept there too (else in memory alone).
    */
   constructor(options: { readonly pollMs?: number; readonly keeping?: ListsKeeping } = {}) {
-    this.#pollMs = options.pollMs;
     this.#keeping = options.keeping ?? inMemory(options.pollMs);
   }
 
@@ -120,7 +117,7 @@ export class HeldLists implements seam.TaskLists {
     }
     if (result.outcome === "created") {
       const store = this.#keeping.list(result.list.name, result.resume);
-      this.#lists.set(result.list.name, new OneOfMany(result.list, store, this.#pollMs));
+      this.#lists.set(result.list.name, new OneOfMany(result.list, store));
     } else if (result.outcome === "retitled") {
       this.#lists.get(result.list.name)?.retitle(result.list);
     } else if (result.outcome === "deleted") {
@@ -135,7 +132,7 @@ export class HeldLists implements seam.TaskLists {
       this.#directory = new ListDirectory(this.#keeping.directory() ?? freshDirectory(newInstance()));
       for (const list of this.#directory.lists) {
         if (this.#lists.get(list.name)?.live === true) continue;
-        this.#lists.set(list.name, new OneOfMany(list, this.#keeping.list(list.name), this.#pollMs));
+        this.#lists.set(list.name, new OneOfMany(list, this.#keeping.list(list.name)));
       }
     }
     return this.#directory;
@@ -149,17 +146,11 @@ export class HeldLists implements seam.TaskLists {
 class OneOfMany implements seam.TaskStore {
   /** The list's tasks while it lives; let go once it is deleted, so a deleted list holds no memory. */
   #store: HeldListStore | undefined;
-  readonly #pollMs: number | undefined;
-  readonly #undeletable: boolean;
   #state: seam.ListState;
   #read: seam.ListRead | undefined;
-  /** Made by the first reader that waits: most lists are never waited on, and a controller is not small. */
-  #deleted: AbortController | undefined;
 
-  constructor(list: ListRecord, store: HeldListStore, pollMs: number | undefined) {
+  constructor(list: ListRecord, store: HeldListStore) {
     this.#store = store;
-    this.#pollMs = pollMs;
-    this.#undeletable = list.name === DEFAULT_LIST;
     this.#state = { state: "live", title: list.title, version: list.version };
   }
 
@@ -179,9 +170,9 @@ class OneOfMany implements seam.TaskStore {
 
   delete(): void {
     this.#state = { state: "gone" };
+    this.#store?.end();
     this.#store = undefined;
     this.#read = undefined;
-    this.#deleted?.abort();
   }
 
   read(): seam.ListRead {
@@ -216,26 +207,8 @@ class OneOfMany implements seam.TaskStore {
   };
 
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
-    if (this.#store === undefined) return Promise.resolve();
-    // The default list is never deleted: its readers wait on the list alone, as before there were lists.
-    if (this.#undeletable) return this.#store.nextChange(change, signal, bytesPast);
-    this.#deleted ??= new AbortController();
-    const deleted = this.#deleted.signal;
-    const either = AbortSignal.any([signal, deleted]);
-    const waited = this.#store.nextChange(change, either, bytesPast);
-    // On Workers one request may not wake another: a reader looks for the deletion on its own timer.
-    const pollMs = this.#pollMs;
-    if (pollMs === undefined) return waited;
-    return new Promise((done) => {
-      const timer = setInterval(() => {
-        if (deleted.aborted || signal.aborted) finish();
-      }, pollMs);
-      const finish = () => {
-        clearInterval(timer);
-        done();
-      };
-      waited.then(finish, finish);
-    });
+    // A deletion ends the store's waits: its readers read the list gone.
+    return this.#store === undefined ? Promise.resolve() : this.#store.nextChange(change, signal, bytesPast);
   }
 }
 

@@ -113,6 +113,11 @@ export class HeldListStore implements seam.TaskStore {
     return { highestId, change };
   }
 
+  /** The list was deleted: its waiting readers are woken to read it gone, and none waits again. */
+  end(): void {
+    this.#changes.end();
+  }
+
   nextChange(change: number, signal: AbortSignal, bytesPast?: number): Promise<void> {
     if (bytesPast !== undefined) return this.#changes.waitPast(bytesPast, signal);
     return this.#changes.wait(() => this.#held().change > change, signal);
