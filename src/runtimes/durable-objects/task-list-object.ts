@@ -24,7 +24,7 @@ import { DEFAULT_LIST } from "../../list/list-names.ts";
 import { missingList, type WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
-import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
+import { type ListObjectChanges, type ListObjectRpc, titleOf } from "../../store/durable-object/list-object-rpc.ts";
 import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
 import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
 import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
@@ -32,8 +32,6 @@ import { HeldObjectKeys } from "./held-object-keys.ts";
 import { ListSockets } from "./list-sockets.ts";
 import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";
 import { ObjectWaits } from "./object-waits.ts";
-
-const decoder = new TextDecoder();
 
 /**
  * One list, in the Durable Object named by its name: held in the object's memory while it is awake
@@ -291,11 +289,4 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
 function unknownToken(): Response {
   const headers = { "WWW-Authenticate": 'Bearer realm="tasks", error="invalid_token"' };
   return Response.json({ message: UNKNOWN_TOKEN }, { status: 401, headers });
-}
-
-/** A title sent as the UTF-8 of its JSON string literal, which carries any title exactly. */
-function titleOf(titleJson: Uint8Array): string {
-  const title: unknown = JSON.parse(decoder.decode(titleJson));
-  if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
-  return title;
 }

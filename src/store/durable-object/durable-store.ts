@@ -11,7 +11,7 @@ import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { ListVersion } from "../../list/list-version.ts";
 import type { NewTask } from "../../list/task.ts";
 import { isListMissing } from "../../list/writes.ts";
-import type { ListObjectNamespace, ListObjectRpc } from "./list-object-rpc.ts";
+import { type ListObjectNamespace, type ListObjectRpc, titleJsonOf } from "./list-object-rpc.ts";
 import { objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { type StorageFailed, unlessFailed } from "./stored.ts";
@@ -128,7 +128,7 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
     limits: ListLimits,
     key?: seam.IdempotencyKey,
   ): Promise<seam.AppendResult | seam.ListMissing> {
-    const titleJson = new TextEncoder().encode(JSON.stringify(task.title));
+    const titleJson = titleJsonOf(task.title);
     // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
     // within the list's limit, far under RPC's cap.
     if (titleJson.byteLength + 2 > limits.maxBytes) {
@@ -145,7 +145,7 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
     limits: ListLimits,
     ifMatch?: seam.IfMatch,
   ): Promise<seam.UpdateResult | seam.ListMissing> {
-    const titleJson = patch.title === undefined ? undefined : new TextEncoder().encode(JSON.stringify(patch.title));
+    const titleJson = patch.title === undefined ? undefined : titleJsonOf(patch.title);
     // A title larger than the whole list may be can never fit: refused here, RPC values stay small.
     if (titleJson !== undefined && titleJson.byteLength + 2 > limits.maxBytes) {
       const known = this.#mirror.current.task(id);

@@ -1,4 +1,5 @@
-// The typed RPC methods of a list's Durable Object, as a Worker's copy and the directory object call them.
+// The typed RPC methods of a list's Durable Object, as a Worker's copy and the directory object call
+// them, and how a task's title crosses to it.
 import type { ListLimits } from "../../config.ts";
 import type { ListChanges } from "../../engine/mirror.ts";
 import type * as seam from "../../engine/task-store.ts";
@@ -62,6 +63,21 @@ export interface ListObjectRpc extends ListObjectKeys {
   retitle(record: ListRecord): Stored<seam.ListState>;
   /** Deletes the list: called by the directory object alone. */
   delete(): Stored<seam.ListState>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A title as it crosses to the object: the UTF-8 of its JSON string literal, which carries any title exactly. */
+export function titleJsonOf(title: string): Uint8Array {
+  return encoder.encode(JSON.stringify(title));
+}
+
+/** A title as the object reads it from {@link titleJsonOf}'s bytes. */
+export function titleOf(titleJson: Uint8Array): string {
+  const title: unknown = JSON.parse(decoder.decode(titleJson));
+  if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
+  return title;
 }
 
 /** The binding of the object's class, as far as the store uses it. */
