@@ -58,20 +58,8 @@ export class HeldListStore implements seam.TaskStore {
   /** The list's keys, decided in memory and kept as {@link KeyKeeping} says. */
   readonly keys: seam.KeyRows = {
     all: async () => [...this.#heldKeys().rows],
-    add: async (row, max) => {
-      const keys = this.#heldKeys();
-      if (!keys.hasRoom(max)) return { outcome: "full" };
-      this.#keyKeeping.add(row);
-      keys.add(row);
-      return { outcome: "added" };
-    },
-    remove: async (id) => {
-      const keys = this.#heldKeys();
-      if (!keys.has(id)) return { outcome: "not-found" };
-      this.#keyKeeping.remove(id);
-      keys.remove(id);
-      return { outcome: "removed" };
-    },
+    add: async (row, max) => this.#heldKeys().add(row, max, this.#keyKeeping.add),
+    remove: async (id) => this.#heldKeys().remove(id, this.#keyKeeping.remove),
     byHash: (hash) => this.#heldKeys().byHash(hash),
   };
 

@@ -137,25 +137,27 @@ export class HeldKeys {
     return this.#rows;
   }
 
-  /** Whether the list may hold one more key. */
-  hasRoom(max: number = MAX_LIST_KEYS): boolean {
-    return this.#rows.length < max;
-  }
-
-  /** Whether the list holds a key with this id. */
-  has(id: string): boolean {
-    return this.#rows.some((row) => row.id === id);
-  }
-
-  add(row: ListKey): void {
+  /**
+   * Adds `row` unless the list holds `max` keys already: kept by `keep` first, which throws, and
+   * then the list does not hold it.
+   */
+  add(row: ListKey, max: number, keep: (row: ListKey) => void): { readonly outcome: "added" | "full" } {
+    if (this.#rows.length >= max) return { outcome: "full" };
+    keep(row);
     this.#rows.push(row);
     this.#byHash.set(row.hash, row);
+    return { outcome: "added" };
   }
 
-  remove(id: string): void {
+  /** Revokes key `id`: kept by `drop` first, which throws, and then the list still holds it. */
+  remove(id: string, drop: (id: string) => void): { readonly outcome: "removed" | "not-found" } {
     const at = this.#rows.findIndex((row) => row.id === id);
-    const [row] = at < 0 ? [] : this.#rows.splice(at, 1);
-    if (row !== undefined) this.#byHash.delete(row.hash);
+    const row = this.#rows[at];
+    if (row === undefined) return { outcome: "not-found" };
+    drop(id);
+    this.#rows.splice(at, 1);
+    this.#byHash.delete(row.hash);
+    return { outcome: "removed" };
   }
 
   /** The key with this hash, if the list holds it. */

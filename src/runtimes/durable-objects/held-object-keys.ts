@@ -26,22 +26,13 @@ export class HeldObjectKeys {
   }
 
   add(row: ListKey, max: number): seam.KeyAdded | StorageFailed {
-    const keys = this.#keys();
-    if (!keys.hasRoom(max)) return { outcome: "full" };
-    const failed = stored(() => this.#sqlite.addKey(row));
-    if (failed !== undefined) return failed;
-    keys.add(row);
-    return { outcome: "added" };
+    return stored(() => this.#keys().add(row, max, (kept) => this.#sqlite.addKey(kept)));
   }
 
   remove(id: string): seam.KeyRemoved | StorageFailed {
-    const keys = this.#keys();
-    if (!keys.has(id)) return { outcome: "not-found" };
-    const failed = stored(() => this.#sqlite.removeKey(id));
-    if (failed !== undefined) return failed;
-    keys.remove(id);
-    this.#revoked();
-    return { outcome: "removed" };
+    const removed = stored(() => this.#keys().remove(id, (dropped) => this.#sqlite.removeKey(dropped)));
+    if (removed.outcome === "removed") this.#revoked();
+    return removed;
   }
 
   byHash(hash: string): ListKey | undefined {
