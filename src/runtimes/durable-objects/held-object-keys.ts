@@ -4,8 +4,9 @@
 import type * as seam from "../../engine/task-store.ts";
 import { HeldKeys, type ListKey } from "../../list/list-keys.ts";
 import type { ListObjectKeys } from "../../store/durable-object/object-keys.ts";
-import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
+import type { StorageFailed } from "../../store/durable-object/stored.ts";
 import type { SqliteList } from "../../store/sqlite/sqlite-list.ts";
+import { stored } from "./object-storage.ts";
 import { ObjectWaits } from "./object-waits.ts";
 
 /** The keys of the list an object holds: loaded from its SQLite on first use, each change stored before it is held. */

@@ -1,7 +1,8 @@
 // A Durable Object's SQL storage as the SQLite connection the list's layout is written through,
-// shared by the list objects and the directory object, what a list's object reads of it first, and
-// the one row a deleted list's object keeps in place of the layout.
+// shared by the list objects and the directory object, what a list's object reads of it first, the
+// one row a deleted list's object keeps in place of the layout, and a write's failure as a value.
 import type { Continuation, DeletedList } from "../../list/list-directory.ts";
+import type { StorageFailed } from "../../store/durable-object/stored.ts";
 import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
 import type { SqliteList } from "../../store/sqlite/sqlite-list.ts";
 
@@ -81,4 +82,13 @@ export function freeStorage(db: SqliteConnection, list: SqliteList): void {
 /** Drops a deleted list's row, as its name is made again. Runs in the caller's transaction. */
 export function forgetDeleted(db: SqliteConnection): void {
   db.query(`DROP TABLE IF EXISTS ${DELETED}`);
+}
+
+/** Runs `write` against the object's storage, answering its failure as a {@link StorageFailed}. */
+export function stored<T>(write: () => T): T | StorageFailed {
+  try {
+    return write();
+  } catch (error) {
+    return { outcome: "storage-failed", message: String(error) };
+  }
 }

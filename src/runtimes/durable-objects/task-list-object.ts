@@ -25,12 +25,20 @@ import { missingList, type WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import { type ListObjectChanges, type ListObjectRpc, titleOf } from "../../store/durable-object/list-object-rpc.ts";
-import { type StorageFailed, stored } from "../../store/durable-object/stored.ts";
+import type { StorageFailed } from "../../store/durable-object/stored.ts";
 import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
 import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
 import { HeldObjectKeys } from "./held-object-keys.ts";
 import { ListSockets } from "./list-sockets.ts";
-import { forgetDeleted, freeStorage, isEmpty, onlyList, stoppedAt, storageConnection } from "./object-storage.ts";
+import {
+  forgetDeleted,
+  freeStorage,
+  isEmpty,
+  onlyList,
+  stoppedAt,
+  storageConnection,
+  stored,
+} from "./object-storage.ts";
 import { ObjectWaits } from "./object-waits.ts";
 
 /**
@@ -41,8 +49,7 @@ import { ObjectWaits } from "./object-waits.ts";
  * start, with its initial tasks; any other list once the directory object creates it. Each Worker
  * keeps its own copy and asks only for what changed since, so RPC values stay small however long
  * the list grows. WebSocket subscribers connect to the object itself, through the Hibernation API:
- * the object may leave memory between writes while they stay connected, so an idle list costs
- * nothing.
+ * it may leave memory between writes while they stay connected, and an idle list costs nothing.
  */
 export class TaskListObject extends DurableObject implements ListObjectRpc {
   // Built synchronously in the constructor, since the SQL API is synchronous: no request can reach
@@ -52,7 +59,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** The list while it lives; undefined once deleted, or before it is created. */
   #list: HeldList | undefined;
   #state: ListState;
-  /** Callers waiting in {@link nextChange}: a change wakes them all. */
+  /** Callers waiting in {@link nextChange}: a change wakes those without a mark and those it takes past theirs. */
   readonly #waiting = new ObjectWaits();
   readonly #sockets = new ListSockets(this.ctx, () => this.#list);
   /** The list's keys, which live and die with it. */

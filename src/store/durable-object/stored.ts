@@ -14,15 +14,6 @@ export interface StorageFailed {
 /** An object write's answer, or its storage's refusal. */
 export type Stored<T> = T | StorageFailed | Promise<T | StorageFailed>;
 
-/** Runs `write` against the object's storage, answering its failure as a {@link StorageFailed}. */
-export function stored<T>(write: () => T): T | StorageFailed {
-  try {
-    return write();
-  } catch (error) {
-    return { outcome: "storage-failed", message: String(error) };
-  }
-}
-
 /** The answer of an object's write, throwing (500) where its storage refused it. */
 export function unlessFailed<T>(what: string, answer: T | StorageFailed): T {
   if (typeof answer === "object" && answer !== null && (answer as { outcome?: unknown }).outcome === "storage-failed") {
