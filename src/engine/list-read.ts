@@ -37,9 +37,17 @@ export function missingStore(state: "gone" | "not-found"): TaskStore & { read():
 }
 
 /**
- * A read of `version` with `list` beside it, the same object again while both are the last read's:
- * one object per version and state, not per read.
+ * A read of `version` with `list` beside it, the same object again while both are the last read's
+ * (the state compared by value, as a store elsewhere answers a new one each time): one object per
+ * version and state, not per read.
  */
 export function readOf(last: ListRead | undefined, version: ListVersion, list?: ListState): ListRead {
-  return last?.version === version && last.list === list ? last : list === undefined ? { version } : { version, list };
+  if (last?.version === version && sameState(last.list, list)) return last;
+  return list === undefined ? { version } : { version, list };
+}
+
+/** Whether two states of a list say the same. */
+function sameState(a: ListState | undefined, b: ListState | undefined): boolean {
+  if (a?.state === "live" && b?.state === "live") return a.version === b.version && a.title === b.title;
+  return a?.state === b?.state;
 }

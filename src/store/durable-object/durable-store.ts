@@ -113,9 +113,7 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
     this.#live = state.state === "live";
     this.#own.caughtUp(mark);
     if (state.state !== "live") return missingRead(state.state);
-    // One read per version and state of the list, not per read.
-    const last = this.#read;
-    this.#read = readOf(last, version, last?.list !== undefined && sameState(last.list, state) ? last.list : state);
+    this.#read = readOf(this.#read, version, state);
     return this.#read;
   }
 
@@ -247,12 +245,6 @@ export async function objectCall<T>(
     throw new StoreUnavailableError(`${what} cannot be reached: ${String(error)}`, { cause: error });
   }
   return unlessFailed(what, answer);
-}
-
-/** Whether two reads of a list's state are the same. */
-function sameState(a: seam.ListState, b: seam.ListState): boolean {
-  if (a.state === "live" && b.state === "live") return a.version === b.version && a.title === b.title;
-  return a.state === b.state;
 }
 
 /**
