@@ -52,7 +52,7 @@ export class HeldListStore implements seam.TaskStore {
     this.#open = open;
     this.#persist = persist;
     this.#keyKeeping = options.keys ?? IN_MEMORY;
-    this.#changes = new ChangeSignal(() => this.#held().read().changedBytes, options.pollMs);
+    this.#changes = new ChangeSignal(() => this.#held().changedBytes, options.pollMs);
   }
 
   /** The list's keys, decided in memory and kept as {@link KeyKeeping} says. */

@@ -81,7 +81,7 @@ export class ListCopy implements HeldCopy {
     // A process that listens serves many readers from one copy, so their reads share questions.
     this.#shared = "listen" in watch;
     this.#mirror = new ListMirror({ shared: this.#shared });
-    this.#changes = this.#shared ? new ChangeSignal(() => this.#mirror.current.changedBytes) : undefined;
+    this.#changes = this.#shared ? new ChangeSignal(() => this.#mirror.held.changedBytes) : undefined;
   }
 
   get bytes(): number {
