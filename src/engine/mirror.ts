@@ -1,6 +1,5 @@
 // A reader's copy of a list kept elsewhere (a Durable Object, a database), and the one question
 // every such store serves: what changed since the last change the copy holds.
-
 import { EncodedList } from "../list/encoded-list.ts";
 import type { ListVersion } from "../list/list-version.ts";
 import type { CopiedChange } from "../list/stored-list.ts";

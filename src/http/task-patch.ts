@@ -1,6 +1,5 @@
 // What a write to one task sends beside its body: an If-Match naming the versions it was made
 // against, and a PATCH's JSON merge patch (RFC 7396) of title and completed.
-
 import type { IfMatch, TaskPatch } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import { COMPLETED_NOT_BOOLEAN, NOT_A_PATCH, NOT_PATCH_TYPE } from "../messages.ts";

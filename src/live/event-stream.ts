@@ -1,6 +1,5 @@
 // Server-Sent Events: the list followed from a change number, as a stream of task, update, delete
 // and reset events, gone when the list is deleted, and revoked when the key it came with is.
-
 import type { KeyRows, TaskStore } from "../engine/task-store.ts";
 import type { ListKey } from "../list/list-keys.ts";
 import { follow, type Sink } from "./follow.ts";

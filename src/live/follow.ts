@@ -1,6 +1,5 @@
 // Following the list from a change number: one event per task changed after it, in change order,
 // then every later change once, as fast as the subscriber takes them. SSE and WebSocket share it.
-
 import type { ListRead, TaskStore } from "../engine/task-store.ts";
 import { FOLLOWER_CUT_OFF_BYTES } from "../list/limits.ts";
 import type { EventBatch, EventFormat, ListEvent, ListVersion } from "../list/list-version.ts";

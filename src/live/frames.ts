@@ -1,6 +1,5 @@
 // Each event as a subscriber receives it: a Server-Sent Event, or the text of a WebSocket message.
 // A new change goes to every subscriber at once, so its frame is made once and shared.
-
 import { eventText } from "../list/event-text.ts";
 import type { EventFormat, ListEvent } from "../list/list-version.ts";
 

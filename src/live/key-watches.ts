@@ -2,7 +2,6 @@
 // in its list again whenever the store says its keys changed (PostgreSQL with LISTEN, a Durable
 // Object waking the calls waiting in it), else every quarter second, so every store tells its
 // subscribers within a second; and once more at its expiry.
-
 import type { KeyRows } from "../engine/task-store.ts";
 import { keyLives, type ListKey } from "../list/list-keys.ts";
 

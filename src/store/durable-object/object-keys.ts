@@ -1,6 +1,5 @@
 // A list's keys in its own Durable Object as a Worker reaches them: the RPC methods by which it reads,
 // adds, revokes and checks them, one call each, and waits in the object for a revocation.
-
 import type * as seam from "../../engine/task-store.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import type { Stored } from "./stored.ts";

@@ -1,6 +1,5 @@
 // What a Worker knows of a list without asking its object: the copy as its last read left it, and
 // what this isolate's own writes made of it since, so that a write's checks need no read first.
-
 import type { IfMatch, ListMissing, RemoveResult, UpdateResult } from "../../engine/task-store.ts";
 import type { ListVersion } from "../../list/list-version.ts";
 import { isListMissing } from "../../list/writes.ts";

@@ -1,7 +1,6 @@
 // The one function that writes a task change to a list in PostgreSQL: the change was decided in
 // TypeScript (list/held-list.ts) against a copy of the list at a change number, and is written only
 // if the list is still live at that number; it decides nothing else.
-
 import type { ListChanges } from "../../engine/mirror.ts";
 import { type ListChange, utf8Length } from "../../list/held-list.ts";
 import type { ListUsage } from "../../list/limits.ts";

@@ -1,7 +1,6 @@
 // A list's keys in PostgreSQL: one row each in the schema's access_keys table, read, added, revoked
 // and looked up by one statement at a time, so every process sees a revocation as soon as it is
 // answered.
-
 import type * as seam from "../../engine/task-store.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import { missingList } from "../../list/writes.ts";

@@ -1,6 +1,5 @@
 // The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, the call
 // that writes a task change, the version read at start (the layout is in migrations.ts) and the restore.
-
 import type { ChangedRow, ListChanges } from "../../engine/mirror.ts";
 import { postgresTaskJson } from "../../list/task-sql.ts";
 import { journalReply } from "./journal-sql.ts";

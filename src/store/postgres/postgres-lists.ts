@@ -1,7 +1,6 @@
 // Every list of a deployment in one PostgreSQL schema: the directory's writes, decided by
 // list-directory.ts and written if no other list write came first (directory-sql.ts), this process's
 // bounded copies of the lists it reads, and the one connection that listens for every list's changes.
-
 import { BoundedCopies } from "../../engine/bounded-copies.ts";
 import { NEW_HISTORY } from "../../engine/new-history.ts";
 import type * as seam from "../../engine/task-store.ts";

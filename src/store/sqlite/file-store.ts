@@ -1,6 +1,5 @@
 // Every list in a SQLite database file of its own, for a Node, Bun or Deno server that is the
 // file's only writer: kept across restarts, held and read in memory.
-
 import { HeldLists } from "../../engine/held-lists.ts";
 import { HeldListStore } from "../../engine/held-store.ts";
 import { NEW_HISTORY } from "../../engine/new-history.ts";

@@ -1,7 +1,6 @@
 // One list as rows of a SQLite database, the one layout the file store and the Durable Objects
 // share: its row (whether it lives, its title, its counters), read whole into memory, and written
 // a change at a time.
-
 import { newInstance } from "../../engine/new-history.ts";
 import { EncodedList } from "../../list/encoded-list.ts";
 import { HeldList, type ListChange } from "../../list/held-list.ts";
