@@ -11,7 +11,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const BIN = join(ROOT, "node_modules", ".bin");
 const START_TIMEOUT_MS = Number(process.env.SERVER_START_TIMEOUT_MS ?? 90_000);
 const STOP_TIMEOUT_MS = 10_000;
-const MAX_OUTPUT_CHARS = 200_000;
+const MAX_OUTPUT_BYTES = 200_000;
 /** Contract settings that a developer's shell may hold; a test server only gets the ones the test passes. */
 export const CONTRACT_VARS = [
   "PORT",
@@ -79,13 +79,11 @@ export async function startProcessServer(spec: Launch, attempt = 1): Promise<Run
     stdio: ["ignore", fd ?? "pipe", fd ?? "pipe"],
   });
   if (fd !== undefined) closeSync(fd);
-  let output = "";
-  const append = (chunk: Buffer): void => {
-    output = (output + chunk.toString("utf8")).slice(-MAX_OUTPUT_CHARS);
-  };
+  const output = new OutputTail();
+  const append = (chunk: Buffer): void => output.add(chunk);
   child.stdout?.on("data", append);
   child.stderr?.on("data", append);
-  const outputSoFar = outputFile === undefined ? () => output : () => fileTail(outputFile);
+  const outputSoFar = outputFile === undefined ? () => output.text() : () => fileTail(outputFile);
 
   // "close" comes after "exit" once stdout and stderr are drained: what a failing start said is all there.
   const exited = new Promise<void>((done) => child.once("close", () => done()));
@@ -222,10 +220,36 @@ function loggedBaseUrl(output: string): string | undefined {
   return /(?:listening|Ready) on (http:\/\/[^\s/]+)/.exec(output)?.[1];
 }
 
+/**
+ * The last {@link MAX_OUTPUT_BYTES} bytes a server wrote, kept as the chunks it came in and decoded
+ * when read: a server logs a line per request, and a string made again with each chunk cost the
+ * tests seconds of CPU for output that is read only when a test looks for a line or fails.
+ */
+class OutputTail {
+  readonly #chunks: Buffer[] = [];
+  #bytes = 0;
+
+  add(chunk: Buffer): void {
+    this.#chunks.push(chunk);
+    this.#bytes += chunk.byteLength;
+    let first = this.#chunks[0];
+    while (first !== undefined && this.#bytes - first.byteLength >= MAX_OUTPUT_BYTES) {
+      this.#chunks.shift();
+      this.#bytes -= first.byteLength;
+      first = this.#chunks[0];
+    }
+  }
+
+  text(): string {
+    const bytes = Buffer.concat(this.#chunks);
+    return bytes.subarray(Math.max(0, bytes.byteLength - MAX_OUTPUT_BYTES)).toString("utf8");
+  }
+}
+
 /** The last part of a server's output file, as much as is kept in memory otherwise. */
 function fileTail(file: string): string {
   const size = statSync(file).size;
-  const length = Math.min(size, MAX_OUTPUT_CHARS);
+  const length = Math.min(size, MAX_OUTPUT_BYTES);
   const bytes = Buffer.alloc(length);
   const fd = openSync(file, "r");
   try {
