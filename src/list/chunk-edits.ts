@@ -1,6 +1,7 @@
 // Edits of a chunk's tasks, kept beside its bytes until the chunk is copied with them: an edit costs
 // its own task, not the chunk, and a chunk is copied once for many edits, or when it is first read whole.
-import { type ChunkIds, type ChunkTask, type ChunkView, completedOf, putTask, taskAt, taskEnd } from "./chunk-view.ts";
+import { type ChunkIds, type ChunkTask, type ChunkView, putTask, taskAt, taskEnd } from "./chunk-view.ts";
+import { completedAt } from "./task.ts";
 
 /**
  * Edits a chunk keeps beside its bytes, at most: reading a task looks through them, so they stay
@@ -61,7 +62,7 @@ export class EditLog {
       this.#last = last;
     }
     const previous = (this.#last[index] ?? 0) - 1;
-    this.#tasks.push({ index, json, changed: change, completed: completedOf(json, json.byteLength), previous });
+    this.#tasks.push({ index, json, changed: change, completed: completedAt(json, json.byteLength), previous });
     this.#last[index] = this.#tasks.length;
     this.#grown += json.byteLength - old;
     this.#view = undefined;

@@ -2,8 +2,6 @@
 // each task beside it, and how its tasks are read: the shape every reader of a chunk's bytes takes.
 
 const COMMA = 0x2c;
-/** The third byte from the end of a task's JSON: `u` of `true}`, else `s` of `false}`. */
-const TRUE_U = 0x75;
 const EMPTY = new Uint8Array(0);
 
 /**
@@ -74,15 +72,6 @@ export function putTask(bytes: Uint8Array, at: number, json: Uint8Array): number
   bytes[at] = COMMA;
   bytes.set(json, at + 1);
   return at + 1 + json.byteLength;
-}
-
-/**
- * 1 when the task whose JSON ends at `end` in `bytes` is completed, else 0. Every task's JSON ends
- * with `"completed":true}` or `"completed":false}` (`taskJson` and its SQL forms write it last),
- * so one byte tells, without parsing the task.
- */
-export function completedOf(bytes: Uint8Array, end: number): number {
-  return bytes[end - 3] === TRUE_U ? 1 : 0;
 }
 
 /** The first chunk's bytes without their leading comma. */

@@ -8,7 +8,7 @@ import type { ListEvent, ListVersion } from "./list-version.ts";
 import { ChangeJournal, type ChangeKind } from "./recent-changes.ts";
 import { Snapshot } from "./snapshot.ts";
 import { type CopiedChange, encodeTask, type HeldTask, type StoredList } from "./stored-list.ts";
-import { readId, type Task } from "./task.ts";
+import { deletedTaskJson, readId, type Task } from "./task.ts";
 import { CHUNK_BYTES, Chunk, FIRST_CHUNK_BYTES, locate } from "./task-chunks.ts";
 
 const encoder = new TextEncoder();
@@ -287,7 +287,7 @@ export class EncodedList {
       // The journal keeps its own copy of a task in a chunk: a view would hold the whole chunk.
       const held = edited ?? (kind === "delete" ? undefined : this.find(id));
       const json = held === edited ? edited?.json : held?.json.slice();
-      const entry = json ?? (encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>);
+      const entry = json ?? (encoder.encode(deletedTaskJson(id)) as Uint8Array<ArrayBuffer>);
       this.#journal.record(change, kind, id, held?.created ?? 0, entry);
     }
     this.#log.compact((entry, task) => this.find(task)?.changed === entry);

@@ -8,7 +8,7 @@ import type { ListVersion } from "./list-version.ts";
 import { type ListEvent, taskVersion } from "./list-version.ts";
 import { type KnownKeys, type RememberedKey, RememberedKeys } from "./remembered-keys.ts";
 import type { HeldTask } from "./stored-list.ts";
-import { type NewTask, type Task, taskJson } from "./task.ts";
+import { type NewTask, type Task, taskJson, taskJsonOf, titleJsonIn } from "./task.ts";
 import type {
   AppendResult,
   IdempotencyKey,
@@ -21,9 +21,6 @@ import type {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-/** A task's JSON ends with one of these, after its title's JSON string. */
-const TRUE_END = ',"completed":true}'.length;
-const FALSE_END = ',"completed":false}'.length;
 
 /** A task added: its row, and the Idempotency-Key that came with it, with the keys of its scope it pushes out. */
 export interface AddChange {
@@ -141,9 +138,12 @@ export class HeldList {
     if ("outcome" in found) return { result: found };
     const { task: held, version } = found;
     // Whether the patch changes anything is read from the bytes, so a new title needs no decoding of the old.
-    const titleJson = patch.title === undefined ? titleJsonOf(held) : JSON.stringify(patch.title);
+    const titleJson =
+      patch.title === undefined
+        ? decoder.decode(titleJsonIn(held.json, id, held.completed))
+        : JSON.stringify(patch.title);
     const completed = patch.completed ?? held.completed;
-    const text = `{"id":${id},"title":${titleJson},"completed":${completed}}`;
+    const text = taskJsonOf(id, titleJson, completed);
     const task: Task = { id, title: patch.title ?? (JSON.parse(titleJson) as string), completed };
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
     if (sameBytes(json, held.json)) return { result: { outcome: "unchanged", task, json: text, version, usage } };
@@ -221,16 +221,6 @@ export class HeldList {
     if (ifMatch !== undefined && !ifMatch.includes(version)) return { outcome: "precondition-failed", usage };
     return { task, version };
   }
-}
-
-/**
- * The JSON string of a held task's title, read from where its JSON puts it: after the id's digits,
- * before `completed`, which the list knows apart.
- */
-function titleJsonOf(task: HeldTask): string {
-  const start = '{"id":'.length + String(task.id).length + ',"title":'.length;
-  const end = task.json.byteLength - (task.completed ? TRUE_END : FALSE_END);
-  return decoder.decode(task.json.subarray(start, end));
 }
 
 /** Whether `a` and `b` hold the same bytes. */

@@ -20,6 +20,7 @@ import {
 } from "./list-version.ts";
 import { type JournalView, journalAfter, journalBytesAfter } from "./recent-changes.ts";
 import { SHARED_LIST_BYTES, SharedBacklogs } from "./shared-backlog.ts";
+import { deletedTaskJson } from "./task.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -177,7 +178,7 @@ export class Snapshot implements ListVersion {
       if (log.deleted[at] === 1) {
         // A subscriber that holds nothing has nothing to delete.
         if (after > 0 && change > log.forgotten) {
-          const json = encoder.encode(`{"id":${id}}`) as Uint8Array<ArrayBuffer>;
+          const json = encoder.encode(deletedTaskJson(id)) as Uint8Array<ArrayBuffer>;
           yield { change, event: "delete", id, created: 0, json };
         }
         continue;

@@ -2,7 +2,8 @@
 // bytes until the chunk is copied with many of them, and a deletion copies the chunk, so that a
 // change costs one chunk at most, never the list, and no version's bytes move.
 import { applied, type ChunkOwner, ChunkState, EditLog, editedTask, MAX_EDITS } from "./chunk-edits.ts";
-import { type ChunkTask, type ChunkView, completedOf, indexAfter, putTask, taskEnd } from "./chunk-view.ts";
+import { type ChunkTask, type ChunkView, indexAfter, putTask, taskEnd } from "./chunk-view.ts";
+import { completedAt } from "./task.ts";
 
 const encoder = new TextEncoder();
 const COMMA = 0x2c;
@@ -202,7 +203,7 @@ export class Chunk implements ChunkOwner {
     this.#created[this.#count] = created;
     this.#changed[this.#count] = changed;
     this.#starts[this.#count] = this.#used + 1;
-    this.#completed[this.#count] = completedOf(this.#bytes, this.#used + 1 + length);
+    this.#completed[this.#count] = completedAt(this.#bytes, this.#used + 1 + length);
     this.#count += 1;
     this.#used += length + 1;
     this.#base = undefined;

@@ -1,4 +1,5 @@
-// A task as the list holds it, and its JSON exactly as every response and event carries it.
+// A task as the list holds it, and its JSON exactly as every response and event carries it: the one
+// place that knows that JSON's layout, its keys, their order and where each value sits.
 
 /** What a client sends to create a task. */
 export interface NewTask {
@@ -17,21 +18,55 @@ export const INITIAL_TASKS: readonly Task[] = [
   { id: 2, title: "Build the task list service", completed: false },
 ];
 
-/** Encodes a task as JSON with its keys always in the order id, title, completed. */
-export function taskJson(task: Task): string {
-  return `{"id":${task.id},"title":${JSON.stringify(task.title)},"completed":${task.completed}}`;
+/** A task's JSON is these in this order, each followed by its value, then {@link JSON_END}. */
+export const ID_KEY = '{"id":';
+export const TITLE_KEY = ',"title":';
+export const COMPLETED_KEY = ',"completed":';
+export const JSON_END = "}";
+
+/**
+ * A task's JSON from its id, its title already as a JSON string literal and its completed: the
+ * stores keep a title as that literal, so a task read from a row is never parsed to be written.
+ */
+export function taskJsonOf(id: number, titleJson: string, completed: boolean): string {
+  return `${ID_KEY}${id}${TITLE_KEY}${titleJson}${COMPLETED_KEY}${completed}${JSON_END}`;
 }
 
-/** A task's JSON starts with these bytes, then its id's digits. */
-const ID_PREFIX_BYTES = '{"id":'.length;
+/** Encodes a task as JSON with its keys always in the order id, title, completed. */
+export function taskJson(task: Task): string {
+  return taskJsonOf(task.id, JSON.stringify(task.title), task.completed);
+}
+
+/** What the journal and the feed carry for a deleted task: its id alone. */
+export function deletedTaskJson(id: number): string {
+  return `${ID_KEY}${id}${JSON_END}`;
+}
 
 /** The id of the task whose JSON is `bytes`: the digits after `{"id":`. */
 export function readId(bytes: Uint8Array): number {
   let id = 0;
-  for (let at = ID_PREFIX_BYTES; at < bytes.byteLength; at++) {
+  for (let at = ID_KEY.length; at < bytes.byteLength; at++) {
     const digit = (bytes[at] ?? 0) - 0x30;
     if (digit < 0 || digit > 9) break;
     id = id * 10 + digit;
   }
   return id;
+}
+
+/** After the title's JSON string, a task's JSON ends with one of these. */
+const TRUE_END = `${COMPLETED_KEY}true${JSON_END}`.length;
+const FALSE_END = `${COMPLETED_KEY}false${JSON_END}`.length;
+
+/** The bytes of the title's JSON string in the JSON of the task `id`, whose completed is `completed`. */
+export function titleJsonIn(json: Uint8Array, id: number, completed: boolean): Uint8Array {
+  const start = ID_KEY.length + String(id).length + TITLE_KEY.length;
+  return json.subarray(start, json.byteLength - (completed ? TRUE_END : FALSE_END));
+}
+
+/** The third byte from the end of a task's JSON: `u` of `true}`, else `s` of `false}`. */
+const TRUE_U = 0x75;
+
+/** 1 when the task whose JSON ends at `end` in `bytes` is completed, else 0: one byte tells, unparsed. */
+export function completedAt(bytes: Uint8Array, end: number): number {
+  return bytes[end - 3] === TRUE_U ? 1 : 0;
 }

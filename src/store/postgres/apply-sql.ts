@@ -5,6 +5,7 @@ import type { ListChanges } from "../../engine/mirror.ts";
 import { type ListChange, utf8Length } from "../../list/held-list.ts";
 import type { ListUsage } from "../../list/limits.ts";
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
+import { deletedTaskJson } from "../../list/task.ts";
 import { LOGGED_JSON } from "./journal-sql.ts";
 import { changedRow } from "./list-sql.ts";
 
@@ -131,7 +132,7 @@ export function applyParameters(
   const counters = [usage.tasks, usage.bytes];
   const unkeyed = [null, null, null, null, null, channel];
   if (change.kind === "delete") {
-    const bytes = `{"id":${change.id}}`.length;
+    const bytes = deletedTaskJson(change.id).length;
     return [
       name,
       at,

@@ -8,7 +8,7 @@ import type { Continuation, ListRecord } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import type { RememberedKey } from "../../list/remembered-keys.ts";
 import type { StoredTask } from "../../list/stored-list.ts";
-import { INITIAL_TASKS } from "../../list/task.ts";
+import { INITIAL_TASKS, taskJsonOf } from "../../list/task.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { startNewHistory } from "./sqlite-copies.ts";
 import { migrate } from "./sqlite-migrations.ts";
@@ -236,7 +236,7 @@ export class SqliteList {
 function* storedTasks(db: SqliteConnection, list: string): Iterable<StoredTask> {
   for (const row of db.iterate(TASKS, list)) {
     const id = Number(row.id);
-    const text = `{"id":${id},"title":${String(row.title_json)},"completed":${row.completed === 1}}`;
+    const text = taskJsonOf(id, String(row.title_json), row.completed === 1);
     yield { id, json: encoder.encode(text), created: Number(row.created), changed: Number(row.changed) };
   }
 }
