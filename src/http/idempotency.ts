@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import type { IdempotencyKey } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
-import type { NewTask } from "../list/task.ts";
+import { type NewTask, TASK_FIELDS } from "../list/task.ts";
 import { BAD_IDEMPOTENCY_KEY } from "../messages.ts";
 import { type AppEnv, requestHeader } from "./request-context.ts";
 
@@ -35,7 +35,7 @@ export function rememberedKey(
 ): IdempotencyKey | Promise<IdempotencyKey> {
   const token = tokensGuardWrites ? (c.req.header("Authorization")?.replace(/^bearer\s+/i, "") ?? "") : undefined;
   const scope = token === undefined ? "" : sha256(token);
-  const fingerprint = sha256(JSON.stringify("completed" in task ? [task.title, task.completed] : [task.title]));
+  const fingerprint = sha256(fingerprintText(task));
   if (typeof scope === "string" && typeof fingerprint === "string") return { scope, key, fingerprint };
   return Promise.all([scope, fingerprint]).then(([scope, fingerprint]) => ({ scope, key, fingerprint }));
 }
@@ -44,4 +44,12 @@ export function rememberedKey(
 async function webSha256(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * What a key's fingerprint hashes: the values of the task's fields in their order, or a list's
+ * title alone, so that the same key sent with another task or title is refused.
+ */
+function fingerprintText(task: Partial<NewTask>): string {
+  return JSON.stringify(TASK_FIELDS.filter((field) => field.name in task).map((field) => task[field.name]));
 }

@@ -2,8 +2,9 @@
 // against, and a PATCH's JSON merge patch (RFC 7396) of title and completed.
 import type { IfMatch, TaskPatch } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
-import { COMPLETED_NOT_BOOLEAN, NOT_A_PATCH, NOT_PATCH_TYPE } from "../messages.ts";
-import { checkTitle } from "./new-task.ts";
+import { TASK_FIELDS } from "../list/task.ts";
+import { NOT_A_PATCH, NOT_PATCH_TYPE } from "../messages.ts";
+import { own } from "./new-task.ts";
 
 const PATCH_TYPES = new Set(["application/merge-patch+json", "application/json"]);
 
@@ -31,19 +32,16 @@ export function requireMergePatchType(contentType: string | undefined): void {
   }
 }
 
-/** Checks a parsed merge patch and keeps only `title` and `completed`, where present; `id` and the rest are ignored. */
+/** Checks a parsed merge patch and keeps only the task's fields that it holds; `id` and the rest are ignored. */
 export function toTaskPatch(value: unknown): TaskPatch {
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw apiError(400, NOT_A_PATCH);
-  const patch: { title?: string; completed?: boolean } = {};
-  if (Object.hasOwn(value, "title")) {
-    const title = (value as { title: unknown }).title;
-    checkTitle(title);
-    patch.title = title;
+  const patch: Record<string, unknown> = {};
+  for (const field of TASK_FIELDS) {
+    if (!Object.hasOwn(value, field.name)) continue;
+    const given = own(value, field.name);
+    const refusal = field.refusal(given);
+    if (refusal !== undefined) throw apiError(400, refusal);
+    patch[field.name] = given;
   }
-  if (Object.hasOwn(value, "completed")) {
-    const completed = (value as { completed: unknown }).completed;
-    if (typeof completed !== "boolean") throw apiError(400, COMPLETED_NOT_BOOLEAN);
-    patch.completed = completed;
-  }
-  return patch;
+  return patch as TaskPatch;
 }

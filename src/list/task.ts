@@ -1,5 +1,7 @@
 // A task as the list holds it, and its JSON exactly as every response and event carries it: the one
-// place that knows that JSON's layout, its keys, their order and where each value sits.
+// place that knows that JSON's layout, its keys, their order and where each value sits, and the
+// table of its fields that the body checks, the OpenAPI schemas and the Idempotency-Key read.
+import { COMPLETED_NOT_BOOLEAN, TITLE_NOT_STRING, TITLE_NOT_WELL_FORMED } from "../messages.ts";
 
 /** What a client sends to create a task. */
 export interface NewTask {
@@ -11,6 +13,41 @@ export interface NewTask {
 export interface Task extends NewTask {
   readonly id: number;
 }
+
+/** A field of a task beside its id, as the body checks and the OpenAPI document take it. */
+export interface TaskField {
+  readonly name: keyof NewTask;
+  /** Why a value a body gives cannot be this field's, as the 400 says; undefined when it can. */
+  readonly refusal: (value: unknown) => string | undefined;
+  /** The field's schema in the OpenAPI document. */
+  readonly schema: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A title is a string without an unpaired surrogate: JSON's `\ud800` escape makes one, and it has no
+ * UTF-8 form, so no store or client could give it back as it was sent.
+ */
+export const TITLE_FIELD: TaskField = {
+  name: "title",
+  refusal: (value) => {
+    if (typeof value !== "string") return TITLE_NOT_STRING;
+    return value.isWellFormed() ? undefined : TITLE_NOT_WELL_FORMED;
+  },
+  schema: {
+    type: "string",
+    description: "Well-formed Unicode: a lone half of a surrogate pair, such as JSON's \\ud800 escape, gets 400",
+  },
+};
+
+/** A task's fields beside its id, in the order its JSON gives them and the body checks take them. */
+export const TASK_FIELDS: readonly TaskField[] = [
+  TITLE_FIELD,
+  {
+    name: "completed",
+    refusal: (value) => (typeof value === "boolean" ? undefined : COMPLETED_NOT_BOOLEAN),
+    schema: { type: "boolean" },
+  },
+];
 
 /** The tasks every new list starts with. */
 export const INITIAL_TASKS: readonly Task[] = [

@@ -3,7 +3,7 @@
 // messages.ts, as the responses' do.
 import type { AppConfig } from "../config.ts";
 import { MAX_KEY_LABEL } from "../list/list-keys.ts";
-import { INITIAL_TASKS } from "../list/task.ts";
+import { INITIAL_TASKS, TASK_FIELDS, TITLE_FIELD } from "../list/task.ts";
 import {
   INTERNAL_ERROR,
   KEY_NOT_FOR_LIST,
@@ -38,10 +38,10 @@ export const TAGS = {
 /** A tag of the document. */
 export type Tag = keyof typeof TAGS;
 
-const TITLE = {
-  type: "string",
-  description: "Well-formed Unicode: a lone half of a surrogate pair, such as JSON's \\ud800 escape, gets 400",
-};
+const TITLE = TITLE_FIELD.schema;
+/** A task's fields beside its id, as the schemas of a task, a new task and a patch list them. */
+const FIELD_SCHEMAS = Object.fromEntries(TASK_FIELDS.map((field) => [field.name, field.schema]));
+const FIELD_NAMES = TASK_FIELDS.map((field) => field.name);
 
 /** A JSON media type with its schema and, when given, an example. */
 export const json = (schema: Json, example?: unknown): Json => ({
@@ -87,20 +87,20 @@ export function components(config: AppConfig): Json {
     schemas: {
       Task: {
         type: "object",
-        properties: { id: { type: "integer", minimum: 1 }, title: { type: "string" }, completed: { type: "boolean" } },
-        required: ["id", "title", "completed"],
+        properties: { id: { type: "integer", minimum: 1 }, ...FIELD_SCHEMAS },
+        required: ["id", ...FIELD_NAMES],
         additionalProperties: false,
         examples: [INITIAL_TASKS[0]],
       },
       NewTask: {
         type: "object",
-        properties: { title: TITLE, completed: { type: "boolean" } },
-        required: ["title", "completed"],
+        properties: FIELD_SCHEMAS,
+        required: FIELD_NAMES,
       },
       TaskPatch: {
         type: "object",
         description: "A JSON merge patch: the members present are applied, others (id included) ignored",
-        properties: { title: TITLE, completed: { type: "boolean" } },
+        properties: FIELD_SCHEMAS,
       },
       List: {
         type: "object",
