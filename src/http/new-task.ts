@@ -12,21 +12,20 @@ export function toNewTask(value: unknown): NewTask {
     throw apiError(400, NOT_AN_OBJECT);
   }
   // Plain loops: this runs for every POST, where a callback per field costs more than the checks.
-  for (const field of TASK_FIELDS) {
-    const given = own(value, field.name);
-    if (given === undefined || given === null) throw apiError(400, MISSING_FIELD);
-  }
   const task: Record<string, unknown> = {};
   for (const field of TASK_FIELDS) {
     const given = own(value, field.name);
-    const refusal = field.refusal(given);
-    if (refusal !== undefined) throw apiError(400, refusal);
+    if (given === undefined || given === null) throw apiError(400, MISSING_FIELD);
     task[field.name] = given;
+  }
+  for (const field of TASK_FIELDS) {
+    const refusal = field.refusal(task[field.name]);
+    if (refusal !== undefined) throw apiError(400, refusal);
   }
   return task as unknown as NewTask;
 }
 
 /** Reads only the object's own field, so names like `__proto__` or `toString` never reach the prototype. */
-export function own(object: object, key: string): unknown {
+function own(object: object, key: string): unknown {
   return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }

@@ -4,7 +4,6 @@ import type { IfMatch, TaskPatch } from "../engine/task-store.ts";
 import { apiError } from "../errors.ts";
 import { TASK_FIELDS } from "../list/task.ts";
 import { NOT_A_PATCH, NOT_PATCH_TYPE } from "../messages.ts";
-import { own } from "./new-task.ts";
 
 const PATCH_TYPES = new Set(["application/merge-patch+json", "application/json"]);
 
@@ -38,7 +37,7 @@ export function toTaskPatch(value: unknown): TaskPatch {
   const patch: Record<string, unknown> = {};
   for (const field of TASK_FIELDS) {
     if (!Object.hasOwn(value, field.name)) continue;
-    const given = own(value, field.name);
+    const given = (value as Record<string, unknown>)[field.name];
     const refusal = field.refusal(given);
     if (refusal !== undefined) throw apiError(400, refusal);
     patch[field.name] = given;
