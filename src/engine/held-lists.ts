@@ -83,12 +83,7 @@ export class HeldLists implements seam.TaskLists {
     return this.#decided((directory) => directory.create(title, limits, key), limits.maxKeys);
   }
 
-  async put(
-    name: string,
-    title: string,
-    conditions: PutConditions,
-    limits: DirectoryLimits,
-  ): Promise<seam.ListWriteResult> {
+  async put(name: string, title: string, conditions: PutConditions, limits: DirectoryLimits) {
     return this.#decided((directory) => directory.put(name, title, conditions, limits), limits.maxKeys);
   }
 
@@ -185,12 +180,7 @@ class OneOfMany implements seam.TaskStore {
     return this.#store === undefined ? LIST_GONE : this.#store.append(task, limits, key);
   }
 
-  update(
-    id: number,
-    patch: seam.TaskPatch,
-    limits: ListLimits,
-    ifMatch?: seam.IfMatch,
-  ): Promise<seam.UpdateResult | seam.ListMissing> {
+  update(id: number, patch: seam.TaskPatch, limits: ListLimits, ifMatch?: seam.IfMatch) {
     return this.#store === undefined ? LIST_GONE : this.#store.update(id, patch, limits, ifMatch);
   }
 

@@ -98,12 +98,7 @@ export class DurableLists implements seam.TaskLists {
     return this.#written(await this.#call(() => this.#stub().create(title, limits, key)));
   }
 
-  async put(
-    name: string,
-    title: string,
-    conditions: PutConditions,
-    limits: DirectoryLimits,
-  ): Promise<seam.ListWriteResult> {
+  async put(name: string, title: string, conditions: PutConditions, limits: DirectoryLimits) {
     return this.#written(await this.#call(() => this.#stub().put(name, title, conditions, limits)));
   }
 

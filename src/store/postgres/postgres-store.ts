@@ -85,12 +85,7 @@ export class PostgresStore implements seam.TaskStore {
     return this.#write((held) => held.append(task, limits, key), key && { key, maxKeys: limits.maxKeys });
   }
 
-  update(
-    id: number,
-    patch: seam.TaskPatch,
-    limits: ListLimits,
-    ifMatch?: seam.IfMatch,
-  ): Promise<seam.UpdateResult | seam.ListMissing> {
+  update(id: number, patch: seam.TaskPatch, limits: ListLimits, ifMatch?: seam.IfMatch) {
     return this.#write((held) => held.update(id, patch, limits, ifMatch));
   }
 
