@@ -53,24 +53,36 @@ export interface AppConfig {
   readonly timeRules: TimeRules;
 }
 
-/** Where the service runs, as far as limits go: the largest list its stores can hold and serve. */
+/** Where the service runs, as far as limits go: the largest list and body its stores can take. */
 export interface Platform {
   readonly name: string;
   readonly maxListBytes: number;
+  readonly maxBodyBytes: number;
 }
 
 /**
  * Node, Bun and Deno hold the list in the process's memory and send it whole to every GET. A
  * gibibyte is far past any task list; the bound is there so that a slip of a few zeros is refused.
  */
-export const SERVER_PLATFORM: Platform = { name: "Node, Bun and Deno", maxListBytes: 1024 * MIB };
+export const SERVER_PLATFORM: Platform = {
+  name: "Node, Bun and Deno",
+  maxListBytes: 1024 * MIB,
+  maxBodyBytes: Number.MAX_SAFE_INTEGER,
+};
 
 /**
  * A Worker isolate has 128 MB. It keeps the list (or, with the Durable Object, its copy of it) and
  * may hold one more task-sized RPC value while it catches up; 24 MiB leaves room for both and for
- * the runtime, and keeps any single task well under RPC's 32 MiB cap. README has the arithmetic.
+ * the runtime. README has the arithmetic. A Durable Object's SQLite holds rows of at most 2 MB, and
+ * a row holds a task's JSON, which is never more than a few bytes past the body that brought it:
+ * 1,900,000 bytes of body leave the rest of the row room, and keep a title under 4 MB as RPC carries
+ * it (two bytes a character, at most), far under RPC's 32 MiB cap.
  */
-export const WORKERS_PLATFORM: Platform = { name: "Cloudflare Workers", maxListBytes: 24 * MIB };
+export const WORKERS_PLATFORM: Platform = {
+  name: "Cloudflare Workers",
+  maxListBytes: 24 * MIB,
+  maxBodyBytes: 1_900_000,
+};
 
 /** Where a self-hosted server listens. */
 export interface ListenConfig {
@@ -94,7 +106,7 @@ const MIN_TOKEN_LENGTH = 16;
 export function parseAppConfig(env: EnvRecord, platform: Platform = SERVER_PLATFORM): AppConfig {
   return {
     basePath: parseBasePath(env),
-    maxBodyBytes: parseCount(env, "MAX_BODY_BYTES", MIB, 1),
+    maxBodyBytes: parseCount(env, "MAX_BODY_BYTES", MIB, 1, platform.maxBodyBytes, platform),
     maxTasks: parseCount(env, "MAX_TASKS", 100_000, 1),
     maxListBytes: parseCount(env, "MAX_LIST_BYTES", DEFAULT_MAX_LIST_BYTES, 2, platform.maxListBytes, platform),
     corsOrigins: parseCorsOrigins(env),

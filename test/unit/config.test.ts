@@ -116,6 +116,22 @@ describe("parseAppConfig", () => {
     });
   });
 
+  describe("MAX_BODY_BYTES", () => {
+    test("on Workers takes up to 1,900,000 bytes, so a task's row fits a Durable Object's 2 MB, and refuses more", () => {
+      expect(parseAppConfig({ MAX_BODY_BYTES: "1900000" }, WORKERS_PLATFORM).maxBodyBytes).toBe(1_900_000);
+      expect(() => parseAppConfig({ MAX_BODY_BYTES: "1900001" }, WORKERS_PLATFORM)).toThrow(
+        new ConfigError('MAX_BODY_BYTES must be a whole number from 1 to 1900000 on Cloudflare Workers, got "1900001"'),
+      );
+    });
+
+    test("on Node, Bun and Deno takes a body larger than Workers' limit, and the default fits every platform", () => {
+      expect(parseAppConfig({ MAX_BODY_BYTES: "33554432" }, SERVER_PLATFORM).maxBodyBytes).toBe(33_554_432);
+      for (const platform of [SERVER_PLATFORM, WORKERS_PLATFORM]) {
+        expect(parseAppConfig({}, platform).maxBodyBytes).toBeLessThanOrEqual(platform.maxBodyBytes);
+      }
+    });
+  });
+
   describe("MAX_LIST_BYTES", () => {
     test.each(["2", "1048576", "16777216", "1073741824"])(
       "%s is read as a whole number on Node, Bun and Deno",

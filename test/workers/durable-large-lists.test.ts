@@ -2,7 +2,7 @@ import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, test } from "vitest";
 import { createApp } from "../../src/app.ts";
-import { parseAppConfig } from "../../src/config.ts";
+import { parseAppConfig, WORKERS_PLATFORM } from "../../src/config.ts";
 import { DurableLists, MAX_COPY_BYTES } from "../../src/store/durable-object/durable-lists.ts";
 import { listObjects, madeList } from "./named-lists.ts";
 
@@ -48,5 +48,37 @@ describe("an isolate that reads many large lists", () => {
         await evictDurableObject(listObjects().getByName(name));
       }
     }
+  });
+});
+
+describe("a title as large as MAX_BODY_BYTES allows on Workers", () => {
+  test("is stored by the object and read back exactly, past Latin-1, after a POST, a PATCH and the object's eviction", async () => {
+    const maxBody = WORKERS_PLATFORM.maxBodyBytes;
+    // The body is the title's JSON and 30 bytes around it; "€" takes 3 bytes in UTF-8.
+    const title = `${"a".repeat(maxBody - 33)}€`;
+    const body = JSON.stringify({ title, completed: false });
+    expect(new TextEncoder().encode(body).byteLength).toBe(maxBody);
+    const name = "one-large-title";
+    await madeList(name);
+    if (env.TASK_LISTS === undefined) throw new Error("The durable environment must bind TASK_LISTS");
+    const config = parseAppConfig({ LOG_LEVEL: "off", MAX_BODY_BYTES: String(maxBody) }, WORKERS_PLATFORM);
+    const app = createApp({ lists: new DurableLists(listObjects(), env.TASK_LISTS), config });
+    const added = await app.request(`/lists/${name}/tasks`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
+    expect(added.status).toBe(200);
+    const { id } = (await added.json()) as { id: number };
+    const retitled = `€${title.slice(1)}`;
+    const edited = await app.request(`/lists/${name}/tasks/${id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/merge-patch+json" },
+      body: JSON.stringify({ title: retitled }),
+    });
+    expect(edited.status).toBe(200);
+    await evictDurableObject(listObjects().getByName(name));
+    const read = await app.request(`/lists/${name}/tasks/${id}`);
+    expect(await read.text()).toBe(JSON.stringify({ id, title: retitled, completed: false }));
   });
 });

@@ -15,16 +15,18 @@ import type {
   ListMissing,
   ListState,
   RemoveResult,
+  TaskPatch,
   UpdateResult,
 } from "../../engine/task-store.ts";
 import type { Decision, HeldList } from "../../list/held-list.ts";
 import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
+import type { NewTask } from "../../list/task.ts";
 import { missingList, type WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
-import { type ListObjectChanges, type ListObjectRpc, titleOf } from "../../store/durable-object/list-object-rpc.ts";
+import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
 import type { StorageFailed } from "../../store/durable-object/stored.ts";
 import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
 import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
@@ -147,28 +149,18 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     };
   }
 
-  append(
-    titleJson: Uint8Array,
-    completed: boolean,
-    limits: ListLimits,
-    key?: IdempotencyKey,
-  ): AppendResult | ListMissing | StorageFailed {
+  append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): AppendResult | ListMissing | StorageFailed {
     if (this.#list === undefined) return this.#missing();
-    return this.#made(this.#list, this.#list.append({ title: titleOf(titleJson), completed }, limits, key));
+    return this.#made(this.#list, this.#list.append(task, limits, key));
   }
 
   update(
     id: number,
-    titleJson: Uint8Array | undefined,
-    completed: boolean | undefined,
+    patch: TaskPatch,
     limits: ListLimits,
     ifMatch: IfMatch,
   ): UpdateResult | ListMissing | StorageFailed {
     if (this.#list === undefined) return this.#missing();
-    const patch = {
-      ...(titleJson === undefined ? {} : { title: titleOf(titleJson) }),
-      ...(completed === undefined ? {} : { completed }),
-    };
     return this.#made(this.#list, this.#list.update(id, patch, limits, ifMatch));
   }
 

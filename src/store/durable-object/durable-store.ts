@@ -11,7 +11,7 @@ import { DEFAULT_LIST } from "../../list/list-names.ts";
 import type { ListVersion } from "../../list/list-version.ts";
 import type { NewTask } from "../../list/task.ts";
 import { isListMissing } from "../../list/writes.ts";
-import { type ListObjectNamespace, type ListObjectRpc, titleJsonOf } from "./list-object-rpc.ts";
+import type { ListObjectNamespace, ListObjectRpc } from "./list-object-rpc.ts";
 import { objectKeyRows } from "./object-keys.ts";
 import { OwnWrites } from "./own-writes.ts";
 import { type StorageFailed, unlessFailed } from "./stored.ts";
@@ -126,13 +126,7 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
     limits: ListLimits,
     key?: seam.IdempotencyKey,
   ): Promise<seam.AppendResult | seam.ListMissing> {
-    const titleJson = titleJsonOf(task.title);
-    // A title larger than the whole list may be can never fit; refusing it here keeps RPC values
-    // within the list's limit, far under RPC's cap.
-    if (titleJson.byteLength + 2 > limits.maxBytes) {
-      return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
-    }
-    const result = await this.#call(() => this.#stub().append(titleJson, task.completed, limits, key));
+    const result = await this.#call(() => this.#stub().append(task, limits, key));
     if (isListMissing(result)) this.#own.list();
     return result;
   }
@@ -143,15 +137,9 @@ export class DurableObjectStore implements seam.TaskStore, HeldCopy {
     limits: ListLimits,
     ifMatch?: seam.IfMatch,
   ): Promise<seam.UpdateResult | seam.ListMissing> {
-    const titleJson = patch.title === undefined ? undefined : titleJsonOf(patch.title);
-    // A title larger than the whole list may be can never fit: refused here, RPC values stay small.
-    if (titleJson !== undefined && titleJson.byteLength + 2 > limits.maxBytes) {
-      const known = this.#mirror.current.task(id);
-      if (known.outcome === "found") return { outcome: "full", limit: "bytes", usage: this.#mirror.current.usage };
-    }
     let result: seam.UpdateResult | seam.ListMissing;
     try {
-      result = await this.#call(() => this.#stub().update(id, titleJson, patch.completed, limits, ifMatch));
+      result = await this.#call(() => this.#stub().update(id, patch, limits, ifMatch));
     } catch (error) {
       // The object may have made the edit without its answer coming back: the task's version is not known.
       this.#own.task(id, undefined);

@@ -1,10 +1,11 @@
 // The typed RPC methods of a list's Durable Object, as a Worker's copy and the directory object call
-// them, and how a task's title crosses to it.
+// them.
 import type { ListLimits } from "../../config.ts";
 import type { ListChanges } from "../../engine/mirror.ts";
 import type * as seam from "../../engine/task-store.ts";
 import type { ListRecord } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
+import type { NewTask } from "../../list/task.ts";
 import type { ListObjectKeys } from "./object-keys.ts";
 import type { Stored } from "./stored.ts";
 
@@ -22,24 +23,12 @@ export interface ListObjectRpc extends ListObjectKeys {
     after: number,
     keyHash?: string,
   ): ListObjectChanges | Promise<ListObjectChanges>;
-  /**
-   * Appends a task whose title comes as the UTF-8 of its JSON string literal (exact for any title,
-   * and at most as large as the task's own JSON), unless it would break `limits`.
-   */
-  append(
-    titleJson: Uint8Array,
-    completed: boolean,
-    limits: ListLimits,
-    key?: seam.IdempotencyKey,
-  ): Stored<seam.AppendResult | seam.ListMissing>;
-  /**
-   * Applies a patch to task `id`: a title comes as the UTF-8 of its JSON string literal, as for an
-   * append; `undefined` leaves a field as it is.
-   */
+  /** Appends `task` unless it would break `limits`. */
+  append(task: NewTask, limits: ListLimits, key?: seam.IdempotencyKey): Stored<seam.AppendResult | seam.ListMissing>;
+  /** Applies `patch` to task `id`. */
   update(
     id: number,
-    titleJson: Uint8Array | undefined,
-    completed: boolean | undefined,
+    patch: seam.TaskPatch,
     limits: ListLimits,
     ifMatch: seam.IfMatch,
   ): Stored<seam.UpdateResult | seam.ListMissing>;
@@ -63,21 +52,6 @@ export interface ListObjectRpc extends ListObjectKeys {
   retitle(record: ListRecord): Stored<seam.ListState>;
   /** Deletes the list: called by the directory object alone. */
   delete(): Stored<seam.ListState>;
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** A title as it crosses to the object: the UTF-8 of its JSON string literal, which carries any title exactly. */
-export function titleJsonOf(title: string): Uint8Array {
-  return encoder.encode(JSON.stringify(title));
-}
-
-/** A title as the object reads it from {@link titleJsonOf}'s bytes. */
-export function titleOf(titleJson: Uint8Array): string {
-  const title: unknown = JSON.parse(decoder.decode(titleJson));
-  if (typeof title !== "string") throw new TypeError("The title must come as a JSON string literal");
-  return title;
 }
 
 /** The binding of the object's class, as far as the store uses it. */
