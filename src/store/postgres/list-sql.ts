@@ -1,9 +1,9 @@
 // The statements a process runs on the lists in a PostgreSQL schema: the catch-up query, the call
 // that writes a task change, the version read at start (the layout is in migrations.ts) and the restore.
 import type { ChangedRow, ListChanges } from "../../engine/mirror.ts";
-import { postgresTaskJson } from "../../list/task-sql.ts";
 import { journalReply } from "./journal-sql.ts";
 import { restoreStatement } from "./restore-sql.ts";
+import { postgresTaskJson } from "./task-json-sql.ts";
 
 /** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */
 export interface Statements {

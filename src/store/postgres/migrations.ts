@@ -6,8 +6,8 @@
 // made from the code of this version (CREATE OR REPLACE), so a migration that changes one installs
 // them all again: a schema made afresh gets the same functions as one brought up to date.
 import { INITIAL_TASKS } from "../../list/task.ts";
-import { postgresTaskJson } from "../../list/task-sql.ts";
 import { applyFunction } from "./apply-sql.ts";
+import { postgresTaskJson } from "./task-json-sql.ts";
 
 /** The key of the advisory lock that serialises migrations: "tasklist" in ASCII. */
 const SCHEMA_LOCK = "8386661138405353844";

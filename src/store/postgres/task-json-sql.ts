@@ -1,7 +1,7 @@
-// A task's JSON as SQL builds it from a row of a tasks table, byte for byte what `taskJson` makes:
-// one form for SQLite, one for PostgreSQL. Both stores keep a title as its JSON string literal
-// (`JSON.stringify` of it), so neither form escapes anything.
-import { COMPLETED_KEY, ID_KEY, JSON_END, TITLE_KEY } from "./task.ts";
+// A task's JSON as PostgreSQL builds it from a row of a tasks table, byte for byte what `taskJson`
+// makes. The store keeps a title as its JSON string literal (`JSON.stringify` of it), so the form
+// escapes nothing.
+import { COMPLETED_KEY, ID_KEY, JSON_END, TITLE_KEY } from "../../list/task.ts";
 
 /** The SQL expressions a task's JSON is built from: its id, its title's JSON and its completed. */
 export interface TaskColumns {
@@ -12,11 +12,6 @@ export interface TaskColumns {
 
 /** The columns of the tasks table, unqualified. */
 export const TASK_COLUMNS: TaskColumns = { id: "id", titleJson: "title_json", completed: "completed" };
-
-/** A task's JSON in SQLite, where `completed` is 0 or 1. */
-export function sqliteTaskJson({ id, titleJson, completed }: TaskColumns = TASK_COLUMNS): string {
-  return `'${ID_KEY}' || ${id} || '${TITLE_KEY}' || ${titleJson} || '${COMPLETED_KEY}' || (CASE ${completed} WHEN 1 THEN 'true' ELSE 'false' END) || '${JSON_END}'`;
-}
 
 /** A task's JSON in PostgreSQL, where `completed` is a boolean. */
 export function postgresTaskJson({ id, titleJson, completed }: TaskColumns = TASK_COLUMNS): string {
