@@ -39,15 +39,14 @@ export const TITLE_FIELD: TaskField = {
   },
 };
 
+const COMPLETED_FIELD: TaskField = {
+  name: "completed",
+  refusal: (value) => (typeof value === "boolean" ? undefined : COMPLETED_NOT_BOOLEAN),
+  schema: { type: "boolean" },
+};
+
 /** A task's fields beside its id, in the order its JSON gives them and the body checks take them. */
-export const TASK_FIELDS: readonly TaskField[] = [
-  TITLE_FIELD,
-  {
-    name: "completed",
-    refusal: (value) => (typeof value === "boolean" ? undefined : COMPLETED_NOT_BOOLEAN),
-    schema: { type: "boolean" },
-  },
-];
+export const TASK_FIELDS: readonly TaskField[] = [TITLE_FIELD, COMPLETED_FIELD];
 
 /** The tasks every new list starts with. */
 export const INITIAL_TASKS: readonly Task[] = [
@@ -55,10 +54,15 @@ export const INITIAL_TASKS: readonly Task[] = [
   { id: 2, title: "Build the task list service", completed: false },
 ];
 
+/** A field's key in a task's JSON, with the comma before it: `,"title":`. */
+function keyOf(field: TaskField): string {
+  return `,${JSON.stringify(field.name)}:`;
+}
+
 /** A task's JSON is these in this order, each followed by its value, then {@link JSON_END}. */
 export const ID_KEY = '{"id":';
-export const TITLE_KEY = ',"title":';
-export const COMPLETED_KEY = ',"completed":';
+export const TITLE_KEY = keyOf(TITLE_FIELD);
+export const COMPLETED_KEY = keyOf(COMPLETED_FIELD);
 export const JSON_END = "}";
 
 /**
