@@ -48,6 +48,28 @@ const COMPLETED_FIELD: TaskField = {
 /** A task's fields beside its id, in the order its JSON gives them and the body checks take them. */
 export const TASK_FIELDS: readonly TaskField[] = [TITLE_FIELD, COMPLETED_FIELD];
 
+/**
+ * Whether `value` holds a task's fields, each of its type, and nothing else: what a store checks of
+ * a task that came from elsewhere (another version's Worker), not the body checks a request meets.
+ * A field's schema type ("string", "boolean") is the name JavaScript's `typeof` gives its value.
+ */
+export function isNewTask(value: unknown): value is NewTask {
+  return hasOnlyFields(value) && TASK_FIELDS.every((field) => typeof value[field.name] === field.schema.type);
+}
+
+/** Whether `value` holds some of a task's fields, each of its type or undefined (left as it is), and nothing else. */
+export function isTaskPatch(value: unknown): value is Partial<NewTask> {
+  return (
+    hasOnlyFields(value) &&
+    TASK_FIELDS.every((field) => value[field.name] === undefined || typeof value[field.name] === field.schema.type)
+  );
+}
+
+function hasOnlyFields(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || ArrayBuffer.isView(value)) return false;
+  return Object.keys(value).every((key) => TASK_FIELDS.some((field) => field.name === key));
+}
+
 /** The tasks every new list starts with. */
 export const INITIAL_TASKS: readonly Task[] = [
   { id: 1, title: "Read the task list specification", completed: true },

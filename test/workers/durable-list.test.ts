@@ -171,3 +171,22 @@ describe("a list in the Durable Object past MAX_LIST_BYTES, made under a larger 
     expect(warnings[0]?.message).toContain("more than MAX_LIST_BYTES (16777216)");
   });
 });
+
+describe("a write called with another version's arguments, as while a deploy spreads", () => {
+  test("is refused by the object, and the list and its tasks are as they were", async () => {
+    const before = await read();
+    const limits = { maxTasks: 100_000, maxBytes: 16 * 1024 * 1024, maxKeys: 10_000 };
+    const titleJson = new TextEncoder().encode(JSON.stringify("From an older Worker"));
+    // The arguments an older Worker sent: a title as the UTF-8 of its JSON, then completed.
+    const older = listObject() as unknown as {
+      append(...args: unknown[]): Promise<unknown>;
+      update(...args: unknown[]): Promise<unknown>;
+    };
+    const refused = { outcome: "storage-failed", message: expect.stringMatching(/without a task it can read/) };
+    expect(await older.append(titleJson, false, limits)).toEqual(refused);
+    const task = before.tasks[0] as Task;
+    expect(await older.update(task.id, titleJson, true, limits, undefined)).toEqual(refused);
+    expect(await older.update(task.id, undefined, true, limits, undefined)).toEqual(refused);
+    expect(await read()).toEqual(before);
+  });
+});

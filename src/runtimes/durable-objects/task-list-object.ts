@@ -22,7 +22,7 @@ import type { Decision, HeldList } from "../../list/held-list.ts";
 import { freshDirectory, type ListRecord, madeAgain } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import { DEFAULT_LIST } from "../../list/list-names.ts";
-import type { NewTask } from "../../list/task.ts";
+import { isNewTask, isTaskPatch, type NewTask } from "../../list/task.ts";
 import { missingList, type WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
@@ -42,6 +42,13 @@ import {
   stored,
 } from "./object-storage.ts";
 import { ObjectWaits } from "./object-waits.ts";
+
+// While a deploy spreads, a Worker of one version may call an object of another: a write whose
+// arguments are another version's fails, and writes nothing.
+const CALLED_WITHOUT_TASK: StorageFailed = {
+  outcome: "storage-failed",
+  message: "The list's object was called without a task it can read, as by a Worker of another version",
+};
 
 /**
  * One list, in the Durable Object named by its name: held in the object's memory while it is awake
@@ -150,6 +157,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   }
 
   append(task: NewTask, limits: ListLimits, key?: IdempotencyKey): AppendResult | ListMissing | StorageFailed {
+    if (!isNewTask(task)) return CALLED_WITHOUT_TASK;
     if (this.#list === undefined) return this.#missing();
     return this.#made(this.#list, this.#list.append(task, limits, key));
   }
@@ -160,6 +168,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     limits: ListLimits,
     ifMatch: IfMatch,
   ): UpdateResult | ListMissing | StorageFailed {
+    if (!isTaskPatch(patch)) return CALLED_WITHOUT_TASK;
     if (this.#list === undefined) return this.#missing();
     return this.#made(this.#list, this.#list.update(id, patch, limits, ifMatch));
   }

@@ -2,9 +2,11 @@
 // thrown error, and how a caller reads it.
 
 /**
- * What an object's write answers when its own storage refused it. Thrown across RPC, the error would
- * also be reported by workerd as an uncaught exception of the object; as a value, the caller alone
- * fails its request (500) or tries again (the directory), and logs it.
+ * What an object's write answers when it wrote nothing: its own storage refused it, or the call
+ * brought arguments it cannot read (a Worker of another version, while a deploy spreads, reads this
+ * outcome as well). Thrown across RPC, the error would also be reported by workerd as an uncaught
+ * exception of the object; as a value, the caller alone fails its request (500) or tries again (the
+ * directory), and logs it.
  */
 export interface StorageFailed {
   readonly outcome: "storage-failed";
