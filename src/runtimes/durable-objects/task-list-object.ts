@@ -27,7 +27,7 @@ import { missingList, type WriteResult } from "../../list/writes.ts";
 import { LIST_DELETED, NOT_FOUND, UNKNOWN_TOKEN } from "../../messages.ts";
 import * as rules from "../../socket-rules.ts";
 import type { ListObjectChanges, ListObjectRpc } from "../../store/durable-object/list-object-rpc.ts";
-import type { StorageFailed } from "../../store/durable-object/stored.ts";
+import { CALLED_WITHOUT_TASK, type StorageFailed } from "../../store/durable-object/stored.ts";
 import type { SqliteConnection } from "../../store/sqlite/sqlite-connection.ts";
 import { openSqliteDatabase, SqliteList } from "../../store/sqlite/sqlite-list.ts";
 import { HeldObjectKeys } from "./held-object-keys.ts";
@@ -42,13 +42,6 @@ import {
   stored,
 } from "./object-storage.ts";
 import { ObjectWaits } from "./object-waits.ts";
-
-// While a deploy spreads, a Worker of one version may call an object of another: a write whose
-// arguments are another version's fails, and writes nothing.
-const CALLED_WITHOUT_TASK: StorageFailed = {
-  outcome: "storage-failed",
-  message: "The list's object was called without a task it can read, as by a Worker of another version",
-};
 
 /**
  * One list, in the Durable Object named by its name: held in the object's memory while it is awake

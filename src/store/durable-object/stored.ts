@@ -13,6 +13,15 @@ export interface StorageFailed {
   readonly message: string;
 }
 
+/**
+ * What a list's object answers a task write whose arguments it cannot read as a task or a patch:
+ * while a deploy spreads, a Worker of one version may call an object of another.
+ */
+export const CALLED_WITHOUT_TASK: StorageFailed = {
+  outcome: "storage-failed",
+  message: "The list's object was called without a task it can read, as by a Worker of another version",
+};
+
 /** An object write's answer, or its storage's refusal. */
 export type Stored<T> = T | StorageFailed | Promise<T | StorageFailed>;
 
