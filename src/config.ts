@@ -73,10 +73,10 @@ export const SERVER_PLATFORM: Platform = {
 /**
  * A Worker isolate has 128 MB. It keeps the list (or, with the Durable Object, its copy of it) and
  * may hold one more task-sized RPC value while it catches up; 24 MiB leaves room for both and for
- * the runtime. README has the arithmetic. A Durable Object's SQLite holds rows of at most 2 MB, and
- * a row holds a task's JSON, which is never more than a few bytes past the body that brought it:
- * 1,900,000 bytes of body leave the rest of the row room, and keep a title under 4 MB as RPC carries
- * it (two bytes a character, at most), far under RPC's 32 MiB cap.
+ * the runtime (docs/access-and-limits.md has the arithmetic). A Durable Object's SQLite holds rows
+ * of at most 2 MB, and a row holds a task's JSON, never more than a few bytes past the body that
+ * brought it: 1,900,000 bytes of body leave the rest of the row room, and keep a title under 4 MB as
+ * RPC carries it (two bytes a character, at most), far under RPC's 32 MiB cap.
  */
 export const WORKERS_PLATFORM: Platform = {
   name: "Cloudflare Workers",

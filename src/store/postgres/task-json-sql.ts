@@ -11,7 +11,7 @@ export interface TaskColumns {
 }
 
 /** The columns of the tasks table, unqualified. */
-export const TASK_COLUMNS: TaskColumns = { id: "id", titleJson: "title_json", completed: "completed" };
+const TASK_COLUMNS: TaskColumns = { id: "id", titleJson: "title_json", completed: "completed" };
 
 /** A task's JSON in PostgreSQL, where `completed` is a boolean. */
 export function postgresTaskJson({ id, titleJson, completed }: TaskColumns = TASK_COLUMNS): string {
