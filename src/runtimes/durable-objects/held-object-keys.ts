@@ -1,5 +1,7 @@
 // A list's keys in its own Durable Object: the rows in the object's SQLite, held in its memory, each
 // change stored before it is held, and the waits of Workers for a revocation.
+
+import { ChangeSignal } from "../../engine/change-signal.ts";
 import type * as seam from "../../engine/task-store.ts";
 import { HeldKeys, type ListKey } from "../../list/list-keys.ts";
 import type { ListObjectKeys } from "../../store/durable-object/object-keys.ts";
@@ -16,6 +18,7 @@ export class HeldObjectKeys {
   #mark = crypto.randomUUID();
   #revocations = 0;
   readonly #waits = new ObjectWaits();
+  readonly #changes = new ChangeSignal(() => this.#revocations);
 
   constructor(sqlite: SqliteList) {
     this.#sqlite = sqlite;
@@ -47,7 +50,9 @@ export class HeldObjectKeys {
 
   /** See {@link ListObjectKeys.nextKeyChange}. */
   async next(seen: string | undefined, waitMs: number, key: string): Promise<string> {
-    if (seen === this.#current()) await this.#waits.wait(key, waitMs);
+    if (seen === this.#current()) {
+      await this.#waits.wait(key, waitMs, (signal) => this.#changes.wait(() => this.#current() !== seen, signal));
+    }
     return this.#current();
   }
 
@@ -62,7 +67,7 @@ export class HeldObjectKeys {
 
   #revoked(): void {
     this.#revocations++;
-    this.#waits.wake();
+    this.#changes.notify();
   }
 
   #current(): string {

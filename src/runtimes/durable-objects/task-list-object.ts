@@ -3,6 +3,7 @@
 // since it extends cloudflare:workers' DurableObject.
 import { DurableObject } from "cloudflare:workers";
 import type { ListLimits } from "../../config.ts";
+import { ChangeSignal } from "../../engine/change-signal.ts";
 import { changesReply, NO_CHANGES } from "../../engine/changes-reply.ts";
 import { CHANGES_CHUNK_BYTES } from "../../engine/mirror.ts";
 import { newInstance } from "../../engine/new-history.ts";
@@ -61,8 +62,9 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** The list while it lives; undefined once deleted, or before it is created. */
   #list: HeldList | undefined;
   #state: ListState;
-  /** Callers waiting in {@link nextChange}: a change wakes those without a mark and those it takes past theirs. */
+  /** Callers waiting in {@link nextChange}, on the signal of the list's life: it ends when the list is deleted. */
   readonly #waiting = new ObjectWaits();
+  #changes = new ChangeSignal(() => this.#list?.changedBytes ?? 0);
   readonly #sockets = new ListSockets(this.ctx, () => this.#list);
   /** The list's keys, which live and die with it. */
   readonly #keys: HeldObjectKeys;
@@ -133,7 +135,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     this.#list = undefined;
     this.#keys.forget();
     this.#state = { state: "gone" };
-    this.#waiting.wake();
+    this.#changes.end();
+    this.#changes = new ChangeSignal(() => this.#list?.changedBytes ?? 0);
     this.#sockets.gone();
     return this.#state;
   }
@@ -179,7 +182,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const before = list.change;
     const made = stored(() => list.commit(decision, (change) => this.#sqlite.persist(change)));
     if (list.change === before) return made;
-    this.#waiting.wake(list.changedBytes);
+    this.#changes.notify();
     this.#sockets.changed(list, before);
     return made;
   }
@@ -203,16 +206,19 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     return this.#list === undefined ? undefined : this.#keys.byHash(hash);
   }
 
-  /** A deleted list's readers read again at once, and find it gone. */
+  /** True at the next change, or once past `bytesAfter`; at once for a deleted list, whose readers find it gone. */
   nextChange(change: number, waitMs: number, key: string, bytesAfter?: number): Promise<boolean> {
     const list = this.#list;
-    if (list === undefined) return Promise.resolve(true);
+    if (list === undefined || (bytesAfter === undefined && list.change > change)) return Promise.resolve(true);
     if (bytesAfter === undefined) {
-      return list.change > change ? Promise.resolve(true) : this.#waiting.wait(key, waitMs);
+      const at = list.change;
+      const changed = () => list.change !== at;
+      return this.#waiting.wait(key, waitMs, (signal) => this.#changes.wait(changed, signal));
     }
     // The level the list's changed bytes must pass: changes older than the journal reaches pass it now.
     const mark = list.changedBytes - list.read().bytesChangedAfter(change) + bytesAfter;
-    return list.changedBytes > mark ? Promise.resolve(true) : this.#waiting.wait(key, waitMs, mark);
+    if (list.changedBytes > mark) return Promise.resolve(true);
+    return this.#waiting.wait(key, waitMs, (signal) => this.#changes.waitPast(mark, signal));
   }
 
   stopWaiting(key: string): void {
@@ -238,10 +244,8 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
    * one let it in, as `key`; 404 or 410 for a list that does not live.
    */
   override async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const cursor = Number(url.searchParams.get("after") ?? "0");
-    const max = Number(url.searchParams.get("max") ?? "0");
-    const hash = url.searchParams.get("key");
+    const params = new URL(request.url).searchParams;
+    const hash = params.get("key");
     const list = this.#list;
     if (list === undefined) {
       const gone = this.#state.state === "gone";
@@ -250,7 +254,7 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
     const key = hash === null ? undefined : this.#keys.byHash(hash);
     // Revoked between the Worker's check and now: refused as the Worker refuses a key it does not know.
     if (hash !== null && key === undefined) return unknownToken();
-    return this.#sockets.admit(list, cursor, max, key);
+    return this.#sockets.admit(list, Number(params.get("after") ?? "0"), Number(params.get("max") ?? "0"), key);
   }
 
   /** A key's expiry came: its sockets are told they are revoked. */
