@@ -143,7 +143,7 @@ export class HeldList {
         ? decoder.decode(titleJsonIn(held.json, id, held.completed))
         : JSON.stringify(patch.title);
     const completed = patch.completed ?? held.completed;
-    const text = taskJsonOf(id, titleJson, completed);
+    const text = taskJsonOf(id, { title: titleJson, completed: String(completed) });
     const task: Task = { id, title: patch.title ?? (JSON.parse(titleJson) as string), completed };
     const json = encoder.encode(text) as Uint8Array<ArrayBuffer>;
     if (sameBytes(json, held.json)) return { result: { outcome: "unchanged", task, json: text, version, usage } };

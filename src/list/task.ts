@@ -17,6 +17,11 @@ export interface Task extends NewTask {
 /** A field of a task beside its id, as the body checks and the OpenAPI document take it. */
 export interface TaskField {
   readonly name: keyof NewTask;
+  /**
+   * The field's column in every database's tasks table: a string kept as its JSON literal, so that
+   * a row gives the task's JSON unparsed; a boolean as the database's own.
+   */
+  readonly column: string;
   /** Why a value a body gives cannot be this field's, as the 400 says; undefined when it can. */
   readonly refusal: (value: unknown) => string | undefined;
   /** The field's schema in the OpenAPI document. */
@@ -29,6 +34,7 @@ export interface TaskField {
  */
 export const TITLE_FIELD: TaskField = {
   name: "title",
+  column: "title_json",
   refusal: (value) => {
     if (typeof value !== "string") return TITLE_NOT_STRING;
     return value.isWellFormed() ? undefined : TITLE_NOT_WELL_FORMED;
@@ -41,6 +47,7 @@ export const TITLE_FIELD: TaskField = {
 
 const COMPLETED_FIELD: TaskField = {
   name: "completed",
+  column: "completed",
   refusal: (value) => (typeof value === "boolean" ? undefined : COMPLETED_NOT_BOOLEAN),
   schema: { type: "boolean" },
 };
@@ -77,27 +84,41 @@ export const INITIAL_TASKS: readonly Task[] = [
 ];
 
 /** A field's key in a task's JSON, with the comma before it: `,"title":`. */
-function keyOf(field: TaskField): string {
+export function keyOf(field: TaskField): string {
   return `,${JSON.stringify(field.name)}:`;
 }
 
-/** A task's JSON is these in this order, each followed by its value, then {@link JSON_END}. */
+/** A task's JSON is its id's key and value, each field's key and value in the table's order, then {@link JSON_END}. */
 export const ID_KEY = '{"id":';
-export const TITLE_KEY = keyOf(TITLE_FIELD);
-export const COMPLETED_KEY = keyOf(COMPLETED_FIELD);
 export const JSON_END = "}";
+const TITLE_KEY = keyOf(TITLE_FIELD);
+const COMPLETED_KEY = keyOf(COMPLETED_FIELD);
+
+/** Each field's value as JSON text, by the field's name: a title as its JSON string literal, `true`. */
+export type FieldsJson = Readonly<Record<keyof NewTask, string>>;
+
+/** Each field's key in a task's JSON, with the comma before it, and its name, in the table's order. */
+const FIELD_KEYS = TASK_FIELDS.map((field) => ({ key: keyOf(field), name: field.name }));
 
 /**
- * A task's JSON from its id, its title already as a JSON string literal and its completed: the
- * stores keep a title as that literal, so a task read from a row is never parsed to be written.
+ * A task's JSON from its id and each field's value already as JSON, its keys in the table's order:
+ * the stores keep a title as its JSON string literal, so a task read from a row is never parsed to be written.
  */
-export function taskJsonOf(id: number, titleJson: string, completed: boolean): string {
-  return `${ID_KEY}${id}${TITLE_KEY}${titleJson}${COMPLETED_KEY}${completed}${JSON_END}`;
+export function taskJsonOf(id: number, fields: FieldsJson): string {
+  let json = `${ID_KEY}${id}`;
+  for (const { key, name } of FIELD_KEYS) json += `${key}${fields[name]}`;
+  return `${json}${JSON_END}`;
 }
 
-/** Encodes a task as JSON with its keys always in the order id, title, completed. */
+/** Encodes a task as JSON with its keys always in the order id, then the table's. */
 export function taskJson(task: Task): string {
-  return taskJsonOf(task.id, JSON.stringify(task.title), task.completed);
+  let json = `${ID_KEY}${task.id}`;
+  for (const { key, name } of FIELD_KEYS) {
+    const value = task[name];
+    // A boolean's JSON is its text, which String makes faster than JSON.stringify.
+    json += `${key}${typeof value === "string" ? JSON.stringify(value) : String(value)}`;
+  }
+  return `${json}${JSON_END}`;
 }
 
 /** What the journal and the feed carry for a deleted task: its id alone. */

@@ -1,7 +1,7 @@
 // PostgreSQL builds a task's JSON byte for byte as taskJson encodes it, for any title.
 import postgres from "postgres";
 import { afterAll, describe, inject, test } from "vitest";
-import { postgresTaskJson } from "../../src/store/postgres/task-json-sql.ts";
+import { postgresTaskJson } from "../../src/store/postgres/task-columns.ts";
 import { expectTaskJsonRows, hostileTasks } from "../support/hostile-titles.ts";
 
 const { url } = inject("postgres");

@@ -5,9 +5,15 @@ import type { ListChanges } from "../../engine/mirror.ts";
 import { type ListChange, utf8Length } from "../../list/held-list.ts";
 import type { ListUsage } from "../../list/limits.ts";
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
-import { deletedTaskJson } from "../../list/task.ts";
+import { deletedTaskJson, TASK_FIELDS } from "../../list/task.ts";
 import { LOGGED_JSON } from "./journal-sql.ts";
 import { changedRow } from "./list-sql.ts";
+import { FIELD_COLUMNS, fieldValues, NEW_VALUE_PARAMETERS, newValue } from "./task-columns.ts";
+
+/** Each field's new value, as the function's parameters name them, in the columns' order. */
+const NEW_VALUES = TASK_FIELDS.map(newValue).join(", ");
+/** Each field's column set to its new value. */
+const NEW_SETTINGS = TASK_FIELDS.map((field) => `${field.column} = ${newValue(field)}`).join(", ");
 
 /** Changes a write that met others learns from its answer at most; past that it catches up as a read does. */
 const MAX_CAUGHT_UP = 1000;
@@ -27,8 +33,8 @@ const MAX_CAUGHT_UP = 1000;
  */
 export function applyFunction(s: string): string {
   return `CREATE OR REPLACE FUNCTION ${s}.apply_change(
-      list_name text, at bigint, kind text, task_id integer, task_created bigint, new_title_json text,
-      new_completed boolean, new_count integer, new_bytes bigint, bytes bigint, new_forgotten bigint, key_scope text,
+      list_name text, at bigint, kind text, task_id integer, task_created bigint, ${NEW_VALUE_PARAMETERS},
+      new_count integer, new_bytes bigint, bytes bigint, new_forgotten bigint, key_scope text,
       key_value text, key_fingerprint text, key_json text, forget_keys text, channel text
     ) RETURNS TABLE (outcome text, list_instance text, list_change bigint, list_last_id integer, list_forgotten bigint,
       covered boolean, row_id integer, row_change bigint, row_created bigint, row_json text)
@@ -65,8 +71,8 @@ export function applyFunction(s: string): string {
         RETURN;
       END IF;
       IF kind = 'add' THEN
-        INSERT INTO ${s}.tasks (list, id, title_json, completed, created, changed)
-          VALUES (list_name, task_id, new_title_json, new_completed, new_change, new_change);
+        INSERT INTO ${s}.tasks (list, id, ${FIELD_COLUMNS}, created, changed)
+          VALUES (list_name, task_id, ${NEW_VALUES}, new_change, new_change);
         IF key_value IS NOT NULL THEN
           INSERT INTO ${s}.idempotency_keys (list, scope, key, fingerprint, task_id, task_json)
             VALUES (list_name, key_scope, key_value, key_fingerprint, task_id, key_json);
@@ -77,7 +83,7 @@ export function applyFunction(s: string): string {
             ON CONFLICT (list, scope) DO UPDATE SET keys = c.keys + 1 - forgot;
         END IF;
       ELSIF kind = 'update' THEN
-        UPDATE ${s}.tasks SET title_json = new_title_json, completed = new_completed, changed = new_change
+        UPDATE ${s}.tasks SET ${NEW_SETTINGS}, changed = new_change
           WHERE list = list_name AND id = task_id;
       ELSE
         DELETE FROM ${s}.tasks WHERE list = list_name AND id = task_id;
@@ -87,8 +93,8 @@ export function applyFunction(s: string): string {
       -- The journal's last row holds the total of the change before: the list's row is held.
       SELECT j.total INTO new_total FROM ${s}.journal j WHERE j.list = list_name ORDER BY j.change DESC LIMIT 1;
       new_total := COALESCE(new_total, 0) + bytes;
-      INSERT INTO ${s}.journal (list, change, id, created, title_json, completed, total)
-        VALUES (list_name, new_change, task_id, task_created, new_title_json, new_completed, new_total);
+      INSERT INTO ${s}.journal (list, change, id, created, ${FIELD_COLUMNS}, total)
+        VALUES (list_name, new_change, task_id, task_created, ${NEW_VALUES}, new_total);
       SELECT j.change INTO kept_from FROM ${s}.journal j WHERE j.list = list_name AND j.total > new_total - ${JOURNAL_BYTES}
         ORDER BY j.change LIMIT 1;
       DELETE FROM ${s}.journal j
@@ -133,24 +139,12 @@ export function applyParameters(
   const unkeyed = [null, null, null, null, null, channel];
   if (change.kind === "delete") {
     const bytes = deletedTaskJson(change.id).length;
-    return [
-      name,
-      at,
-      "delete",
-      change.id,
-      change.created,
-      null,
-      null,
-      ...counters,
-      bytes,
-      change.forgotten,
-      ...unkeyed,
-    ];
+    const row = [name, at, "delete", change.id, change.created, ...fieldValues(undefined)];
+    return [...row, ...counters, bytes, change.forgotten, ...unkeyed];
   }
   const { task } = change;
-  const titleJson = JSON.stringify(task.title);
   if (change.kind === "update") {
-    const row = [name, at, "update", task.id, change.created, titleJson, task.completed];
+    const row = [name, at, "update", task.id, change.created, ...fieldValues(task)];
     return [...row, ...counters, change.json.byteLength, 0, ...unkeyed];
   }
   const key = change.key;
@@ -158,6 +152,6 @@ export function applyParameters(
     key === undefined
       ? unkeyed
       : [key.scope, key.key, key.fingerprint, change.text, JSON.stringify(change.forgetKeys), channel];
-  const row = [name, at, "add", task.id, change.change, titleJson, task.completed];
+  const row = [name, at, "add", task.id, change.change, ...fieldValues(task)];
   return [...row, ...counters, utf8Length(change.text), 0, ...keyed];
 }

@@ -1,10 +1,10 @@
 // The journal of each list in PostgreSQL: its latest changes, every one with the task as that change left
 // it, written by each write in its own transaction (apply-sql.ts), so that a process's copy of the
 // list hears of every change another process made, not only of each task's last.
-import { postgresTaskJson } from "./task-json-sql.ts";
+import { postgresTaskJson } from "./task-columns.ts";
 
 /** A journal row's task JSON, from a row `j` of the journal. */
-export const LOGGED_JSON = postgresTaskJson({ id: "j.id", titleJson: "j.title_json", completed: "j.completed" });
+export const LOGGED_JSON = postgresTaskJson("j.");
 
 /**
  * The catch-up query's answer from the journal, as common table expressions after its `state` (with

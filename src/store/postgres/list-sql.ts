@@ -3,7 +3,7 @@
 import type { ChangedRow, ListChanges } from "../../engine/mirror.ts";
 import { journalReply } from "./journal-sql.ts";
 import { restoreStatement } from "./restore-sql.ts";
-import { postgresTaskJson } from "./task-json-sql.ts";
+import { postgresTaskJson } from "./task-columns.ts";
 
 /** The SQL of the lists, in the schema they live in: each statement on a list takes its name. */
 export interface Statements {

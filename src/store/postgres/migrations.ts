@@ -7,7 +7,7 @@
 // them all again: a schema made afresh gets the same functions as one brought up to date.
 import { INITIAL_TASKS } from "../../list/task.ts";
 import { applyFunction } from "./apply-sql.ts";
-import { postgresTaskJson } from "./task-json-sql.ts";
+import { postgresTaskJson } from "./task-columns.ts";
 
 /** The key of the advisory lock that serialises migrations: "tasklist" in ASCII. */
 const SCHEMA_LOCK = "8386661138405353844";

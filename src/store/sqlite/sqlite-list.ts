@@ -12,9 +12,11 @@ import { INITIAL_TASKS, taskJsonOf } from "../../list/task.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { startNewHistory } from "./sqlite-copies.ts";
 import { migrate } from "./sqlite-migrations.ts";
+import { FIELD_COLUMNS, FIELD_PLACEHOLDERS, FIELD_SETTINGS, fieldsJson, fieldValues } from "./task-columns.ts";
 
 const encoder = new TextEncoder();
-const TASKS = "SELECT id, title_json, completed, created, changed FROM tasks WHERE list = ? ORDER BY id";
+const TASKS = `SELECT id, ${FIELD_COLUMNS}, created, changed FROM tasks WHERE list = ? ORDER BY id`;
+const INSERT_TASK = `INSERT INTO tasks (list, id, ${FIELD_COLUMNS}, created, changed) VALUES (?, ?, ${FIELD_PLACEHOLDERS}, ?, ?)`;
 const KEYS = "SELECT scope, key, fingerprint, task_id, task_json FROM idempotency_keys WHERE list = ? ORDER BY seq";
 const ROW =
   "SELECT title, version, live, instance, change_number, highest_id, forgotten, is_copy FROM lists WHERE name = ?";
@@ -118,15 +120,7 @@ export class SqliteList {
     );
     if (resume !== undefined) return;
     for (const task of INITIAL_TASKS) {
-      db.query(
-        "INSERT INTO tasks (list, id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?, ?)",
-        this.name,
-        task.id,
-        JSON.stringify(task.title),
-        Number(task.completed),
-        task.id,
-        task.id,
-      );
+      db.query(INSERT_TASK, this.name, task.id, ...fieldValues(task), task.id, task.id);
     }
   }
 
@@ -183,15 +177,7 @@ export class SqliteList {
     db.transaction(() => {
       if (change.kind === "add") {
         const { task, key } = change;
-        db.query(
-          "INSERT INTO tasks (list, id, title_json, completed, created, changed) VALUES (?, ?, ?, ?, ?, ?)",
-          name,
-          task.id,
-          JSON.stringify(task.title),
-          Number(task.completed),
-          change.change,
-          change.change,
-        );
+        db.query(INSERT_TASK, name, task.id, ...fieldValues(task), change.change, change.change);
         db.query("UPDATE lists SET change_number = ?, highest_id = ? WHERE name = ?", change.change, task.id, name);
         if (key === undefined) return;
         for (const old of change.forgetKeys) {
@@ -209,9 +195,8 @@ export class SqliteList {
       } else if (change.kind === "update") {
         const { task } = change;
         db.query(
-          "UPDATE tasks SET title_json = ?, completed = ?, changed = ? WHERE list = ? AND id = ?",
-          JSON.stringify(task.title),
-          Number(task.completed),
+          `UPDATE tasks SET ${FIELD_SETTINGS}, changed = ? WHERE list = ? AND id = ?`,
+          ...fieldValues(task),
           change.change,
           name,
           task.id,
@@ -236,7 +221,7 @@ export class SqliteList {
 function* storedTasks(db: SqliteConnection, list: string): Iterable<StoredTask> {
   for (const row of db.iterate(TASKS, list)) {
     const id = Number(row.id);
-    const text = taskJsonOf(id, String(row.title_json), row.completed === 1);
+    const text = taskJsonOf(id, fieldsJson(row));
     yield { id, json: encoder.encode(text), created: Number(row.created), changed: Number(row.changed) };
   }
 }
