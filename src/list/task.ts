@@ -55,6 +55,9 @@ const COMPLETED_FIELD: TaskField = {
 /** A task's fields beside its id, in the order its JSON gives them and the body checks take them. */
 export const TASK_FIELDS: readonly TaskField[] = [TITLE_FIELD, COMPLETED_FIELD];
 
+/** The fields' columns, in the table's order, as every database's tasks table names them: `title_json, completed`. */
+export const FIELD_COLUMNS = TASK_FIELDS.map((field) => field.column).join(", ");
+
 /**
  * Whether `value` holds a task's fields, each of its type, and nothing else: what a store checks of
  * a task that came from elsewhere (another version's Worker), not the body checks a request meets.

@@ -1,6 +1,5 @@
 // A list's keys in its own Durable Object: the rows in the object's SQLite, held in its memory, each
 // change stored before it is held, and the waits of Workers for a revocation.
-
 import { ChangeSignal } from "../../engine/change-signal.ts";
 import type * as seam from "../../engine/task-store.ts";
 import { HeldKeys, type ListKey } from "../../list/list-keys.ts";

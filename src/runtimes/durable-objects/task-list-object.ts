@@ -209,11 +209,11 @@ export class TaskListObject extends DurableObject implements ListObjectRpc {
   /** True at the next change, or once past `bytesAfter`; at once for a deleted list, whose readers find it gone. */
   nextChange(change: number, waitMs: number, key: string, bytesAfter?: number): Promise<boolean> {
     const list = this.#list;
-    if (list === undefined || (bytesAfter === undefined && list.change > change)) return Promise.resolve(true);
+    if (list === undefined) return Promise.resolve(true);
     if (bytesAfter === undefined) {
       const at = list.change;
-      const changed = () => list.change !== at;
-      return this.#waiting.wait(key, waitMs, (signal) => this.#changes.wait(changed, signal));
+      if (at > change) return Promise.resolve(true);
+      return this.#waiting.wait(key, waitMs, (signal) => this.#changes.wait(() => list.change !== at, signal));
     }
     // The level the list's changed bytes must pass: changes older than the journal reaches pass it now.
     const mark = list.changedBytes - list.read().bytesChangedAfter(change) + bytesAfter;

@@ -5,10 +5,10 @@ import type { ListChanges } from "../../engine/mirror.ts";
 import { type ListChange, utf8Length } from "../../list/held-list.ts";
 import type { ListUsage } from "../../list/limits.ts";
 import { JOURNAL_BYTES, JOURNAL_CHANGES } from "../../list/recent-changes.ts";
-import { deletedTaskJson, TASK_FIELDS } from "../../list/task.ts";
+import { deletedTaskJson, FIELD_COLUMNS, TASK_FIELDS } from "../../list/task.ts";
 import { LOGGED_JSON } from "./journal-sql.ts";
 import { changedRow } from "./list-sql.ts";
-import { FIELD_COLUMNS, fieldValues, NEW_VALUE_PARAMETERS, newValue } from "./task-columns.ts";
+import { fieldValues, NEW_VALUE_PARAMETERS, NO_FIELD_VALUES, newValue } from "./task-columns.ts";
 
 /** Each field's new value, as the function's parameters name them, in the columns' order. */
 const NEW_VALUES = TASK_FIELDS.map(newValue).join(", ");
@@ -139,7 +139,7 @@ export function applyParameters(
   const unkeyed = [null, null, null, null, null, channel];
   if (change.kind === "delete") {
     const bytes = deletedTaskJson(change.id).length;
-    const row = [name, at, "delete", change.id, change.created, ...fieldValues(undefined)];
+    const row = [name, at, "delete", change.id, change.created, ...NO_FIELD_VALUES];
     return [...row, ...counters, bytes, change.forgotten, ...unkeyed];
   }
   const { task } = change;

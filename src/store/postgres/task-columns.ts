@@ -3,10 +3,7 @@
 // PostgreSQL builds it from such a row, byte for byte what `taskJson` makes, escaping nothing.
 import { ID_KEY, JSON_END, keyOf, type NewTask, TASK_FIELDS, type TaskField } from "../../list/task.ts";
 
-/** The fields' columns, in the table's order: `title_json, completed`. */
-export const FIELD_COLUMNS = TASK_FIELDS.map((field) => field.column).join(", ");
-
-/** The columns of a row of `table` (`j.`, or none) as JSON text. */
+/** A field's column in a row of `table` (`j.`, or none), as JSON text. */
 function columnJson(field: TaskField, table: string): string {
   return field.schema.type === "boolean" ? `${table}${field.column}::text` : `${table}${field.column}`;
 }
@@ -27,10 +24,12 @@ export const NEW_VALUE_PARAMETERS = TASK_FIELDS.map(
   (field) => `${newValue(field)} ${field.schema.type === "boolean" ? "boolean" : "text"}`,
 ).join(", ");
 
-/** A task's fields as the tables keep them, in {@link FIELD_COLUMNS}' order; none for a deletion. */
-export function fieldValues(task: NewTask | undefined): (string | boolean | null)[] {
+/** A deletion's values for the fields: none. */
+export const NO_FIELD_VALUES: readonly null[] = TASK_FIELDS.map(() => null);
+
+/** A task's fields as the tables keep them, in the table's order. */
+export function fieldValues(task: NewTask): (string | boolean)[] {
   return TASK_FIELDS.map((field) => {
-    if (task === undefined) return null;
     const value = task[field.name];
     return typeof value === "boolean" ? value : JSON.stringify(value);
   });

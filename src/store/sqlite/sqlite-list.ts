@@ -8,15 +8,16 @@ import type { Continuation, ListRecord } from "../../list/list-directory.ts";
 import type { ListKey } from "../../list/list-keys.ts";
 import type { RememberedKey } from "../../list/remembered-keys.ts";
 import type { StoredTask } from "../../list/stored-list.ts";
-import { INITIAL_TASKS, taskJsonOf } from "../../list/task.ts";
+import { FIELD_COLUMNS, INITIAL_TASKS, taskJsonOf } from "../../list/task.ts";
 import type { SqliteConnection } from "./sqlite-connection.ts";
 import { startNewHistory } from "./sqlite-copies.ts";
 import { migrate } from "./sqlite-migrations.ts";
-import { FIELD_COLUMNS, FIELD_PLACEHOLDERS, FIELD_SETTINGS, fieldsJson, fieldValues } from "./task-columns.ts";
+import { FIELD_PLACEHOLDERS, FIELD_SETTINGS, fieldsJson, fieldValues } from "./task-columns.ts";
 
 const encoder = new TextEncoder();
 const TASKS = `SELECT id, ${FIELD_COLUMNS}, created, changed FROM tasks WHERE list = ? ORDER BY id`;
 const INSERT_TASK = `INSERT INTO tasks (list, id, ${FIELD_COLUMNS}, created, changed) VALUES (?, ?, ${FIELD_PLACEHOLDERS}, ?, ?)`;
+const UPDATE_TASK = `UPDATE tasks SET ${FIELD_SETTINGS}, changed = ? WHERE list = ? AND id = ?`;
 const KEYS = "SELECT scope, key, fingerprint, task_id, task_json FROM idempotency_keys WHERE list = ? ORDER BY seq";
 const ROW =
   "SELECT title, version, live, instance, change_number, highest_id, forgotten, is_copy FROM lists WHERE name = ?";
@@ -194,13 +195,7 @@ export class SqliteList {
         );
       } else if (change.kind === "update") {
         const { task } = change;
-        db.query(
-          `UPDATE tasks SET ${FIELD_SETTINGS}, changed = ? WHERE list = ? AND id = ?`,
-          ...fieldValues(task),
-          change.change,
-          name,
-          task.id,
-        );
+        db.query(UPDATE_TASK, ...fieldValues(task), change.change, name, task.id);
         db.query("UPDATE lists SET change_number = ? WHERE name = ?", change.change, name);
       } else {
         db.query("DELETE FROM tasks WHERE list = ? AND id = ?", name, change.id);

@@ -2,16 +2,13 @@
 // JSON literal, so that a row gives the task's JSON unparsed, and a boolean as 1 or 0.
 import { type FieldsJson, type NewTask, TASK_FIELDS } from "../../list/task.ts";
 
-/** The fields' columns, in the table's order: `title_json, completed`. */
-export const FIELD_COLUMNS = TASK_FIELDS.map((field) => field.column).join(", ");
-
 /** A placeholder for each field's column, for an INSERT's values. */
 export const FIELD_PLACEHOLDERS = TASK_FIELDS.map(() => "?").join(", ");
 
 /** Every field's column set to a placeholder, for an UPDATE. */
 export const FIELD_SETTINGS = TASK_FIELDS.map((field) => `${field.column} = ?`).join(", ");
 
-/** A task's fields as the table keeps them, in {@link FIELD_COLUMNS}' order. */
+/** A task's fields as the table keeps them, in the table's order. */
 export function fieldValues(task: NewTask): (string | number)[] {
   return TASK_FIELDS.map((field) => {
     const value = task[field.name];
@@ -19,7 +16,7 @@ export function fieldValues(task: NewTask): (string | number)[] {
   });
 }
 
-/** Each field's value as JSON, from a row holding {@link FIELD_COLUMNS}. */
+/** Each field's value as JSON, from a row holding every field's column. */
 export function fieldsJson(row: Readonly<Record<string, unknown>>): FieldsJson {
   const fields: Record<string, string> = {};
   for (const field of TASK_FIELDS) {
